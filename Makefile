@@ -1,0 +1,50 @@
+# Two entry points for a fresh Debian 12 machine (as root, or with sudo):
+#   make demo    set up, build, and run a small program on 4 PEs
+#   make check   set up, build, and run every test
+# Both install only the Debian packages that are missing.
+
+BUILD   ?= build
+PREFIX  ?= $(CURDIR)/$(BUILD)/install
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev libcriterion-dev
+
+.PHONY: all deps configure build install demo check bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "ushmem: installing missing Debian packages:$$missing"; \
+	    SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+	    echo "ushmem: all required Debian packages are installed"; \
+	fi
+
+configure: deps
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+
+build: configure
+	cmake --build $(BUILD) -j$(JOBS)
+
+install: build
+	cmake --install $(BUILD)
+
+# The demo goes the way a user does: the installed oshcc and oshrun.
+demo: install
+	$(PREFIX)/bin/oshcc docs/examples/ring.c -o $(BUILD)/ring
+	$(PREFIX)/bin/oshrun -n 4 $(BUILD)/ring
+
+check: install
+	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
+
+bench: install
+	$(MAKE) -C bench PREFIX=$(PREFIX)
+
+clean:
+	rm -rf $(BUILD)

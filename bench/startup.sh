@@ -1,0 +1,354 @@
+#!/bin/bash
+# startup.sh: how long a whole OpenSHMEM job takes to start, say hello and
+# shut down, with ushmem and with Open MPI's OSHMEM, on this machine.
+#
+#   startup.sh [--prefix DIR] [--runs N] [--np P] [options]   (see --help)
+#
+# Both libraries build the same bench/hello.c with their own oshcc and run it
+# with their own oshrun. Runs alternate (ushmem, Open MPI, ushmem, ...) so a
+# burst of load from someone else on a shared machine hits both alike, and
+# the table reports medians, which one slow run cannot move. The script
+# measures; it never decides that one side must be faster.
+#
+# Exit status: 0 every timed run was correct; 1 some run failed (exit status
+# not 0, or not one hello line from each PE); 2 usage or build error.
+
+set -u
+export LC_ALL=C
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HELLO_SRC=$SCRIPT_DIR/hello.c
+
+PREFIX=${PREFIX:-}
+RUNS=7
+NP=4
+RUN_TIMEOUT=60
+WARMUP=1
+ONLY=""
+KEEP=0
+WORKDIR=""
+USH_OSHRUN=""
+USH_EXE=""
+OMPI_EXE=""
+OMPI_OSHCC=/usr/bin/oshcc
+OMPI_OSHRUN=/usr/bin/oshrun
+# Open MPI 4.1.4's spml/ucx registers a memory-release callback that lives in
+# libmca_common_ucx.so and never unregisters it; shmem_finalize unloads that
+# library, and the next free() that unmaps memory calls into the hole
+# (SIGSEGV after the program's own work is done). With this parameter spml/ucx
+# leaves the callback out and relies on UCX's own memory hooks. README.md has
+# the details.
+OMPI_ARGS="--mca spml_ucx_opal_mem_hooks 0"
+MIN_RUNS=5
+
+usage() {
+    cat <<EOF
+usage: $(basename "$0") [options]
+
+Times 'oshrun -n P ./hello' for ushmem and for Open MPI's OSHMEM, alternating,
+and prints the median wall time of each and their ratio (ushmem / Open MPI).
+
+  --prefix DIR        ushmem install prefix (DIR/bin/oshcc, DIR/bin/oshrun);
+                      default: \$PREFIX
+  --runs N            timed runs per library, at least $MIN_RUNS (default $RUNS)
+  --np P              PEs per job (default $NP)
+  --timeout S         seconds before one run is killed and counted as failed
+                      (default $RUN_TIMEOUT)
+  --no-warmup         skip the untimed first run of each library
+  --only ushmem|ompi  time one library only (no ratio)
+  --ompi-args "ARGS"  extra Open MPI oshrun options
+                      (default "$OMPI_ARGS"; "" reproduces the finalize crash)
+  --ompi-oshcc PATH   Open MPI's compiler wrapper (default $OMPI_OSHCC)
+  --ompi-oshrun PATH  Open MPI's launcher (default $OMPI_OSHRUN)
+  --ushmem-oshrun PATH, --ushmem-exe PATH
+                      run this launcher / an already built hello instead of
+                      the ones under --prefix (used by the build-tree test)
+  --workdir DIR       build and log here and keep it (default: a temporary
+                      directory, removed at exit unless --keep)
+  --keep              keep the temporary directory (its path is printed)
+  --self-test         check this script's own arithmetic and output checks
+  -h, --help          this text
+EOF
+}
+
+die() {
+    echo "startup.sh: $*" >&2
+    exit 2
+}
+
+# ---------------------------------------------------------------- helpers
+# These are pure functions of their input so --self-test can check them.
+
+# median of the numbers on stdin, one per line; "n/a" if there are none.
+# An even count averages the two middle values.
+median() {
+    sort -n | awk '{ v[NR] = $1 }
+        END {
+            if (NR == 0) { print "n/a"; exit }
+            if (NR % 2) m = v[(NR + 1) / 2]
+            else        m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+            printf "%.1f\n", m
+        }'
+}
+
+# smallest and largest of the numbers on stdin: "min max", or "n/a n/a".
+min_max() {
+    sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 }
+        END { if (NR == 0) print "n/a n/a"; else printf "%.1f %.1f\n", lo, hi }'
+}
+
+# ratio A B: A / B to two places, or "n/a" if either is missing or B is 0.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"
+        else printf "%.2f\n", a / b }'
+}
+
+# hello_ok NP FILE: true if FILE holds exactly one "hello from PE k of NP"
+# line for every k in 0..NP-1 and no other hello line. Exit status alone is
+# not trusted: a launcher that starts NP one-PE jobs exits 0 too.
+hello_ok() {
+    local np=$1 file=$2
+    awk -v np="$np" '
+        /^hello from PE / {
+            n++
+            if ($4 !~ /^[0-9]+$/ || $5 != "of" || $6 != np || $4 >= np || seen[$4]++) bad = 1
+        }
+        END { exit (bad || n != np) ? 1 : 0 }' "$file"
+}
+
+# now_us: wall clock in microseconds.
+now_us() {
+    local ns
+    ns=$(date +%s%N)
+    echo $((ns / 1000))
+}
+
+self_test() {
+    local fails=0 tmp got t0 t1
+    check() { # check NAME EXPECTED GOT
+        if [ "$2" != "$3" ]; then
+            echo "self-test FAIL: $1: expected '$2', got '$3'"
+            fails=$((fails + 1))
+        fi
+    }
+    check "median odd"      "3.0"   "$(printf '5\n1\n3\n' | median)"
+    check "median even"     "2.5"   "$(printf '4\n1\n3\n2\n' | median)"
+    check "median numeric"  "10.0"  "$(printf '9\n10\n100\n' | median)"
+    check "median one"      "7.5"   "$(printf '7.5\n' | median)"
+    check "median none"     "n/a"   "$(printf '' | median)"
+    check "min_max"         "1.0 100.0" "$(printf '9\n100\n1\n' | min_max)"
+    check "min_max none"    "n/a n/a"   "$(printf '' | min_max)"
+    check "ratio"           "0.50"  "$(ratio 100 200)"
+    check "ratio above 1"   "1.33"  "$(ratio 400 300)"
+    check "ratio missing"   "n/a"   "$(ratio n/a 200)"
+    check "ratio zero"      "n/a"   "$(ratio 100 0)"
+
+    tmp=$(mktemp) || die "mktemp failed"
+    printf 'hello from PE 2 of 4\nhello from PE 0 of 4\nnoise\nhello from PE 3 of 4\nhello from PE 1 of 4\n' >"$tmp"
+    hello_ok 4 "$tmp"; check "hello all PEs" 0 $?
+    printf 'hello from PE 0 of 4\nhello from PE 1 of 4\nhello from PE 2 of 4\n' >"$tmp"
+    hello_ok 4 "$tmp"; check "hello one PE missing" 1 $?
+    printf 'hello from PE 0 of 2\nhello from PE 0 of 2\n' >"$tmp"
+    hello_ok 2 "$tmp"; check "hello duplicate PE" 1 $?
+    printf 'hello from PE 0 of 1\nhello from PE 0 of 1\n' >"$tmp"
+    hello_ok 2 "$tmp"; check "hello two one-PE jobs" 1 $?
+    printf 'hello from PE 0 of 2\nhello from PE 2 of 2\n' >"$tmp"
+    hello_ok 2 "$tmp"; check "hello PE out of range" 1 $?
+    printf 'hello from PE 0 of 2\nhello from PE x of 2\n' >"$tmp"
+    hello_ok 2 "$tmp"; check "hello PE not a number" 1 $?
+    rm -f "$tmp"
+
+    # A 0.2 s sleep must read as at least 0.15 s and (even on a loaded
+    # machine) well under a minute: catches a clock read in the wrong unit.
+    t0=$(now_us); sleep 0.2; t1=$(now_us); got=$((t1 - t0))
+    if [ "$got" -lt 150000 ] || [ "$got" -gt 60000000 ]; then
+        echo "self-test FAIL: a 0.2 s sleep measured $got us"
+        fails=$((fails + 1))
+    fi
+
+    if [ "$fails" -ne 0 ]; then
+        echo "self-test: $fails check(s) failed"
+        return 1
+    fi
+    echo "self-test: all checks passed"
+    return 0
+}
+
+# ---------------------------------------------------------------- options
+while [ $# -gt 0 ]; do
+    case $1 in
+        --prefix)        PREFIX=${2-}; shift ;;
+        --prefix=*)      PREFIX=${1#*=} ;;
+        --runs)          RUNS=${2-}; shift ;;
+        --runs=*)        RUNS=${1#*=} ;;
+        --np)            NP=${2-}; shift ;;
+        --np=*)          NP=${1#*=} ;;
+        --timeout)       RUN_TIMEOUT=${2-}; shift ;;
+        --timeout=*)     RUN_TIMEOUT=${1#*=} ;;
+        --no-warmup)     WARMUP=0 ;;
+        --only)          ONLY=${2-}; shift ;;
+        --only=*)        ONLY=${1#*=} ;;
+        --ompi-args)     OMPI_ARGS=${2-}; shift ;;
+        --ompi-args=*)   OMPI_ARGS=${1#*=} ;;
+        --ompi-oshcc)    OMPI_OSHCC=${2-}; shift ;;
+        --ompi-oshrun)   OMPI_OSHRUN=${2-}; shift ;;
+        --ushmem-oshrun) USH_OSHRUN=${2-}; shift ;;
+        --ushmem-exe)    USH_EXE=${2-}; shift ;;
+        --workdir)       WORKDIR=${2-}; shift ;;
+        --keep)          KEEP=1 ;;
+        --self-test)     self_test; exit $? ;;
+        -h|--help)       usage; exit 0 ;;
+        *)               usage >&2; die "unknown option '$1'" ;;
+    esac
+    [ $# -gt 0 ] && shift
+done
+
+is_uint() { case $1 in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
+# at_least VALUE MIN: VALUE is a whole number >= MIN.
+at_least() { is_uint "$1" && [ "$1" -ge "$2" ]; }
+at_least "$RUNS" "$MIN_RUNS" ||
+    die "--runs must be a whole number of at least $MIN_RUNS (a median of fewer says little), not '$RUNS'"
+at_least "$NP" 1 || die "--np must be a whole number of at least 1, not '$NP'"
+at_least "$RUN_TIMEOUT" 1 || die "--timeout must be a whole number of seconds, not '$RUN_TIMEOUT'"
+case $ONLY in ''|ushmem|ompi) ;; *) die "--only takes 'ushmem' or 'ompi', not '$ONLY'" ;; esac
+[ -r "$HELLO_SRC" ] || die "cannot read $HELLO_SRC"
+command -v timeout >/dev/null || die "needs 'timeout' (Debian package coreutils)"
+
+DO_USH=1; DO_OMPI=1
+[ "$ONLY" = ompi ] && DO_USH=0
+[ "$ONLY" = ushmem ] && DO_OMPI=0
+
+if [ "$DO_USH" = 1 ]; then
+    if [ -z "$USH_OSHRUN" ] || [ -z "$USH_EXE" ]; then
+        [ -n "$PREFIX" ] || die "give the ushmem install prefix: --prefix DIR (or PREFIX=DIR), or --only ompi"
+        abs=$(cd "$PREFIX" 2>/dev/null && pwd) || die "install prefix '$PREFIX' does not exist (run 'make install' first)"
+        PREFIX=$abs
+    fi
+    [ -n "$USH_OSHRUN" ] || USH_OSHRUN=$PREFIX/bin/oshrun
+    [ -x "$USH_OSHRUN" ] || die "ushmem launcher '$USH_OSHRUN' not found or not executable"
+    if [ -z "$USH_EXE" ]; then
+        [ -x "$PREFIX/bin/oshcc" ] || die "ushmem compiler wrapper '$PREFIX/bin/oshcc' not found or not executable"
+    fi
+fi
+if [ "$DO_OMPI" = 1 ]; then
+    for tool in "$OMPI_OSHCC" "$OMPI_OSHRUN"; do
+        [ -x "$tool" ] ||
+            die "Open MPI's '$tool' not found (Debian packages openmpi-bin, libopenmpi-dev), or use --only ushmem"
+    done
+fi
+
+if [ -n "$WORKDIR" ]; then
+    mkdir -p "$WORKDIR" || die "cannot create --workdir '$WORKDIR'"
+    WORKDIR=$(cd "$WORKDIR" && pwd)
+else
+    WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/ushmem-startup.XXXXXX") || die "mktemp failed"
+    if [ "$KEEP" = 1 ]; then
+        echo "startup.sh: keeping build and logs in $WORKDIR"
+    else
+        trap 'rm -rf "$WORKDIR"' EXIT
+    fi
+fi
+
+# ---------------------------------------------------------------- build
+build() { # build LABEL WRAPPER OUTPUT
+    if ! "$2" -O2 "$HELLO_SRC" -o "$3" >"$WORKDIR/build-$1.log" 2>&1; then
+        echo "startup.sh: building hello.c with $2 failed:" >&2
+        cat "$WORKDIR/build-$1.log" >&2
+        exit 2
+    fi
+}
+if [ "$DO_USH" = 1 ]; then
+    if [ -n "$USH_EXE" ]; then
+        [ -x "$USH_EXE" ] || die "--ushmem-exe '$USH_EXE' is not an executable"
+    else
+        USH_EXE=$WORKDIR/hello_ushmem
+        build ushmem "$PREFIX/bin/oshcc" "$USH_EXE"
+    fi
+fi
+if [ "$DO_OMPI" = 1 ]; then
+    OMPI_EXE=$WORKDIR/hello_ompi
+    build ompi "$OMPI_OSHCC" "$OMPI_EXE"
+fi
+
+# The command lines, as arrays so paths with spaces survive. OMPI_ARGS is
+# split on blanks on purpose: it is a list of options.
+# shellcheck disable=SC2206
+OMPI_CMD=("$OMPI_OSHRUN" --allow-run-as-root --oversubscribe -np "$NP" $OMPI_ARGS ${OMPI_EXE:+"$OMPI_EXE"})
+USH_CMD=("$USH_OSHRUN" -n "$NP" ${USH_EXE:+"$USH_EXE"})
+
+# ---------------------------------------------------------------- runs
+FAILED=0
+# run_once LABEL TAG CMD...: one job, timed; appends its time in ms to
+# times-LABEL (correct runs) and counts failures in fails-LABEL.
+run_once() {
+    local label=$1 tag=$2 t0 t1 rc log
+    shift 2
+    log=$WORKDIR/run-$label-$tag.log
+    t0=$(now_us)
+    # -k: a launcher that ignores SIGTERM is killed outright; either way the
+    # run counts as failed.
+    (cd "$WORKDIR" && exec timeout -k 5 "$RUN_TIMEOUT" "$@") >"$log" 2>&1
+    rc=$?
+    t1=$(now_us)
+    if [ "$rc" -eq 0 ] && hello_ok "$NP" "$log"; then
+        [ "$tag" = warmup ] ||
+            awk -v us=$((t1 - t0)) 'BEGIN { printf "%.3f\n", us / 1000 }' >>"$WORKDIR/times-$label"
+        return 0
+    fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "startup.sh: $label run $tag: killed after ${RUN_TIMEOUT}s" >&2
+    else
+        echo "startup.sh: $label run $tag: exit status $rc, or not one hello line per PE; its output:" >&2
+    fi
+    sed 's/^/    /' "$log" | tail -n 20 >&2
+    [ "$tag" = warmup ] || echo x >>"$WORKDIR/fails-$label"
+    [ "$tag" = warmup ] || FAILED=1
+    return 1
+}
+
+rm -f "$WORKDIR"/times-* "$WORKDIR"/fails-*
+: >"$WORKDIR/times-ushmem"; : >"$WORKDIR/times-ompi"
+: >"$WORKDIR/fails-ushmem"; : >"$WORKDIR/fails-ompi"
+
+if [ "$WARMUP" = 1 ]; then
+    # Not timed: the first start of each pays for loading libraries from
+    # disk, which says more about the page cache than about the library.
+    [ "$DO_USH" = 1 ]  && run_once ushmem warmup "${USH_CMD[@]}"
+    [ "$DO_OMPI" = 1 ] && run_once ompi warmup "${OMPI_CMD[@]}"
+fi
+for i in $(seq 1 "$RUNS"); do
+    [ "$DO_USH" = 1 ]  && run_once ushmem "$i" "${USH_CMD[@]}"
+    [ "$DO_OMPI" = 1 ] && run_once ompi "$i" "${OMPI_CMD[@]}"
+done
+
+# ---------------------------------------------------------------- report
+row() { # row LABEL NAME
+    local ok nfail med lo hi
+    ok=$(wc -l <"$WORKDIR/times-$1")
+    nfail=$(wc -l <"$WORKDIR/fails-$1")
+    med=$(median <"$WORKDIR/times-$1")
+    read -r lo hi < <(min_max <"$WORKDIR/times-$1")
+    printf '%-10s %7s %10s %10s %10s\n' "$2" "$ok/$((ok + nfail))" "$med" "$lo" "$hi"
+}
+
+echo
+echo "start-up of hello.c on $NP PEs: wall time of 'oshrun ... ./hello' in ms,"
+echo "$RUNS runs per library, alternating$([ "$WARMUP" = 1 ] && echo ", after one untimed warm-up run each")"
+[ "$DO_USH" = 1 ]  && echo "ushmem:   ${USH_CMD[*]}"
+[ "$DO_OMPI" = 1 ] && echo "Open MPI: ${OMPI_CMD[*]}"
+echo
+printf '%-10s %7s %10s %10s %10s\n' library ok median min max
+[ "$DO_USH" = 1 ]  && row ushmem ushmem
+[ "$DO_OMPI" = 1 ] && row ompi "Open MPI"
+if [ "$DO_USH" = 1 ] && [ "$DO_OMPI" = 1 ]; then
+    r=$(ratio "$(median <"$WORKDIR/times-ushmem")" "$(median <"$WORKDIR/times-ompi")")
+    echo
+    echo "ratio ushmem / Open MPI (medians): $r   (below 1: ushmem started faster on this machine, this time)"
+fi
+if [ "$FAILED" != 0 ]; then
+    echo
+    echo "startup.sh: some runs failed (see above); medians are over the correct runs only" >&2
+    exit 1
+fi
+exit 0

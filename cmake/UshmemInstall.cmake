@@ -1,0 +1,75 @@
+# Install layout and packaging: the libraries, the public headers, a
+# pkg-config file and a CMake package, all relocatable (nothing records the
+# install prefix, so a tree copied elsewhere still works).
+# The launcher (oshrun, oshcc, oshc++) installs itself from launcher/.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(USH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ushmem)
+set(USH_PC_DIR    ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(TARGETS ushmem ushmem_static
+    EXPORT ushmemTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# shmem.h, shmemx.h, pshmem.h, mpp/shmem.h and ushmem/*.h: every header
+# under include/, listed file by file (install(DIRECTORY) would also create
+# folders that hold no header).
+file(GLOB_RECURSE USH_PUBLIC_HEADERS CONFIGURE_DEPENDS
+     RELATIVE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/include/*.h)
+foreach(header ${USH_PUBLIC_HEADERS})
+    get_filename_component(subdir ${header} DIRECTORY)
+    install(FILES ${PROJECT_SOURCE_DIR}/include/${header}
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${subdir})
+endforeach()
+# Headers the build generates into <build>/include (on the library's
+# include path too), if it ever does.
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    OPTIONAL
+    FILES_MATCHING PATTERN "*.h")
+
+# --- CMake package: find_package(ushmem) -> ushmem::ushmem, ushmem::ushmem_static
+install(EXPORT ushmemTargets
+    NAMESPACE ushmem::
+    DESTINATION ${USH_CMAKE_DIR}
+    FILE ushmemTargets.cmake)
+configure_package_config_file(
+    ${CMAKE_CURRENT_LIST_DIR}/ushmemConfig.cmake.in
+    ${PROJECT_BINARY_DIR}/cmake/ushmemConfig.cmake
+    INSTALL_DESTINATION ${USH_CMAKE_DIR})
+# The soname carries the major version, so that is what must match.
+write_basic_package_version_file(
+    ${PROJECT_BINARY_DIR}/cmake/ushmemConfigVersion.cmake
+    VERSION ${PROJECT_VERSION}
+    COMPATIBILITY SameMajorVersion)
+install(FILES
+    ${PROJECT_BINARY_DIR}/cmake/ushmemConfig.cmake
+    ${PROJECT_BINARY_DIR}/cmake/ushmemConfigVersion.cmake
+    DESTINATION ${USH_CMAKE_DIR})
+
+# --- pkg-config: the prefix is found from the .pc file's own location.
+# How many levels the .pc directory sits below the prefix (lib/pkgconfig: 2,
+# lib/x86_64-linux-gnu/pkgconfig: 3).
+file(RELATIVE_PATH USH_PC_TO_PREFIX /ushmem-root/${USH_PC_DIR} /ushmem-root)
+string(REGEX REPLACE "/$" "" USH_PC_TO_PREFIX "${USH_PC_TO_PREFIX}")
+foreach(dir LIBDIR INCLUDEDIR)
+    if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+        set(USH_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+    else()
+        set(USH_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+    endif()
+endforeach()
+# Libs.private is for `pkg-config --static`, so take the static link lines
+# of the dependencies, as pkg-config reported them when we were configured.
+set(USH_PC_LIBS_PRIVATE)
+foreach(dep UCX PMIX HWLOC)
+    list(APPEND USH_PC_LIBS_PRIVATE ${${dep}_STATIC_LDFLAGS})
+endforeach()
+list(APPEND USH_PC_LIBS_PRIVATE -pthread)
+list(JOIN USH_PC_LIBS_PRIVATE " " USH_PC_LIBS_PRIVATE)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/ushmem.pc.in ${PROJECT_BINARY_DIR}/ushmem.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ushmem.pc DESTINATION ${USH_PC_DIR})

@@ -1,0 +1,49 @@
+/*
+ * The job-wide barrier: dissemination (Hensgen, Finkel and Manber), which
+ * finishes in ceil(log2 n) rounds with one signal sent and one awaited per
+ * PE per round, for any n.
+ *
+ * Round r signals PE (me + 2^r) mod n by storing the barrier's sequence
+ * number into its flag r and waits until our own flag r reaches it. The
+ * sequence only grows, so flags never need resetting: a peer already in
+ * the next barrier writes a larger number, which still satisfies ">=".
+ */
+#include "ush.h"
+#include "ush_coll.h"
+#include "ush_rma.h"
+
+#include <stdint.h>
+
+#define USH_BARRIER_ROUNDS 32 /* enough for 2^32 PEs */
+
+static uint64_t *ush_barrier_flags; /* symmetric: [USH_BARRIER_ROUNDS] */
+static uint64_t  ush_barrier_seq;
+
+void ush_coll_init(void)
+{
+    ush_barrier_flags = ush_symm_internal_alloc(USH_BARRIER_ROUNDS * sizeof(uint64_t));
+    for (int r = 0; r < USH_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
+    ush_barrier_seq = 0;
+}
+
+void ush_sync_all(void)
+{
+    int      n   = ush_g.n_pes, me = ush_g.my_pe;
+    uint64_t seq = ++ush_barrier_seq;
+
+    for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
+        int to = (me + dist) % n;
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &ush_barrier_flags[r], seq,
+                     sizeof(uint64_t), to);
+        while (__atomic_load_n(&ush_barrier_flags[r], __ATOMIC_ACQUIRE) < seq) {
+            ush_wait_step();
+        }
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void ush_barrier_all(void)
+{
+    ush_quiet(SHMEM_CTX_DEFAULT);
+    ush_sync_all();
+}

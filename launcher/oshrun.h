@@ -1,0 +1,155 @@
+/*
+ * oshrun: the one-node launcher. It is its own PMIx server, so a job needs
+ * nothing but this program and libpmix.
+ *
+ * Shared by the launcher's files: options.c (command line), pmix_server.c
+ * (PMIx server and the upcalls it hands to the main thread), spawn.c
+ * (fork/exec of PEs), binding.c (hwloc core binding), relay.c (stdout and
+ * stderr of PEs), job.c (the event loop: reaping, signals, exit status),
+ * tmpdir.c (the private directory PMIx puts its rendezvous files in) and
+ * env.c (child environment arrays).
+ */
+#ifndef USH_OSHRUN_H
+#define USH_OSHRUN_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* cpu_set_t */
+#endif
+#include <sched.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit statuses of oshrun itself (those of PEs pass through unchanged). */
+#define USH_RUN_EXIT_FAILURE   1   /* launcher failure, PE left without finalize */
+#define USH_RUN_EXIT_USAGE     2   /* bad command line */
+#define USH_RUN_EXIT_TIMEOUT   124 /* --timeout expired (as timeout(1)) */
+#define USH_RUN_EXIT_NOEXEC    126 /* program found but not executable */
+#define USH_RUN_EXIT_NOTFOUND  127 /* program not found (as the shell) */
+
+/* How long PEs get between SIGTERM and SIGKILL when the job is ended. */
+#define USH_RUN_KILL_GRACE_S   0.5
+
+typedef enum {
+    USH_RUN_OK = 0,
+    USH_RUN_ERR_USAGE,      /* bad option or value; message printed */
+    USH_RUN_ERR_NOPROG,     /* program missing or not executable */
+    USH_RUN_ERR_SYS,        /* a system call failed */
+    USH_RUN_ERR_PMIX,       /* the PMIx server library failed */
+    USH_RUN_ERR_NOMEM,
+    USH_RUN_EXIT_EARLY      /* --help / --version done: exit 0 */
+} ush_run_status_t;
+
+typedef struct {
+    int     npes;
+    int     tag_output;     /* prefix each line with "[PE n] " */
+    int     bind_cores;     /* --bind-to core */
+    double  timeout_s;      /* --timeout; 0 = none */
+    char  **exports;        /* -x VAR[=VAL], as given (points into argv) */
+    int     nexports;
+    char   *prog_path;      /* the program, resolved through PATH (malloc'd) */
+    char  **prog_argv;      /* the program's argv (points into main's argv) */
+    int     prog_status;    /* exit status to use when prog_path is unusable */
+} ush_run_opts_t;
+
+/* One output stream of one PE, relayed line by line. */
+#define USH_RUN_RELAY_BUF 8192
+typedef struct {
+    int     fd;             /* read end of the PE's pipe; -1 once closed */
+    int     out_fd;         /* where it goes: 1 or 2 */
+    int     rank;
+    int     tag;
+    int     at_line_start;  /* the next byte written starts a line */
+    double  partial_since;  /* arrival of a pending unterminated line, or 0 */
+    size_t  len;
+    char    buf[USH_RUN_RELAY_BUF];
+} ush_run_relay_t;
+
+typedef struct {
+    pid_t           pid;
+    int             alive;
+    int             connected;  /* called PMIx_Init */
+    int             finalized;  /* called PMIx_Finalize */
+    ush_run_relay_t out;
+    ush_run_relay_t err;
+} ush_run_pe_t;
+
+typedef struct {
+    ush_run_opts_t  opts;
+    ush_run_pe_t   *pes;        /* indexed by rank */
+    int             nspawned;
+    int             nalive;
+    pid_t           pgid;       /* process group of all PEs (PE 0's pid) */
+    int             sigfd;      /* signalfd for SIGCHLD and forwarded signals */
+    char            nspace[256];
+    char            hostname[256];
+    char           *tmpdir;     /* private; removed at exit */
+    int             exit_code;  /* -1 until the first decisive event */
+    int             ending;     /* PEs have been told to stop */
+    double          kill_at;    /* when stragglers get SIGKILL; 0 = not set */
+    double          deadline;   /* --timeout, absolute; 0 = none */
+    cpu_set_t      *cpusets;    /* per PE when binding, else NULL */
+} ush_run_job_t;
+
+/* oshrun.c */
+void ush_run_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double ush_run_now(void);
+
+/* options.c */
+ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *opts);
+
+/* env.c: NULL-terminated arrays of malloc'd "NAME=value" strings, the shape
+ * PMIx_server_setup_fork extends. */
+char           **ush_run_env_from_environ(void);
+char           **ush_run_env_dup(char *const *env);
+ush_run_status_t ush_run_env_set(char ***env, const char *name, const char *value);
+void             ush_run_env_free(char **env);
+
+/* tmpdir.c */
+ush_run_status_t ush_run_tmpdir_create(char **path_out);
+void             ush_run_tmpdir_remove(const char *path);
+
+/* pmix_server.c */
+/* What a PE told the PMIx server, for the job loop. */
+typedef enum {
+    USH_RUN_EV_CONNECTED,
+    USH_RUN_EV_FINALIZED,
+    USH_RUN_EV_ABORT
+} ush_run_ev_kind_t;
+
+typedef struct ush_run_ev ush_run_ev_t;
+struct ush_run_ev {
+    ush_run_ev_kind_t kind;
+    int               rank;     /* who called */
+    int               status;   /* abort status */
+    char             *msg;      /* abort message, or NULL */
+    ush_run_ev_t     *next;
+};
+
+ush_run_status_t ush_run_server_init(ush_run_job_t *job);
+ush_run_status_t ush_run_server_register_job(ush_run_job_t *job);
+ush_run_status_t ush_run_server_setup_fork(ush_run_job_t *job, int rank, char ***env);
+int              ush_run_server_wake_fd(void);
+ush_run_ev_t    *ush_run_server_take_events(void);
+void             ush_run_server_ev_free(ush_run_ev_t *ev);
+int              ush_run_server_can_finalize(const ush_run_job_t *job);
+void             ush_run_server_finalize(ush_run_job_t *job);
+
+/* binding.c */
+ush_run_status_t ush_run_binding_plan(int npes, cpu_set_t **sets_out);
+
+/* spawn.c */
+ush_run_status_t ush_run_spawn_all(ush_run_job_t *job);
+
+/* relay.c */
+void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int rank, int tag);
+void   ush_run_relay_read(ush_run_relay_t *r, double now);
+void   ush_run_relay_flush_stale(ush_run_relay_t *r, double now);
+double ush_run_relay_due(const ush_run_relay_t *r);
+void   ush_run_relay_close(ush_run_relay_t *r);
+
+/* job.c */
+ush_run_status_t ush_run_job_signals_block(ush_run_job_t *job);
+int              ush_run_job_loop(ush_run_job_t *job);
+void             ush_run_job_end(ush_run_job_t *job, int code, int sig);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * The private directory PMIx keeps its rendezvous and data-store files in.
+ * Pointing both PMIx tmpdirs here (instead of the shared /tmp) means one
+ * recursive removal at exit leaves nothing behind, whatever PMIx created.
+ */
+#include "oshrun.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+ush_run_status_t ush_run_tmpdir_create(char **path_out)
+{
+    const char *base = getenv("TMPDIR");
+    char        templ[4096];
+
+    if (base == NULL || *base == '\0') {
+        base = "/tmp";
+    }
+    if (snprintf(templ, sizeof(templ), "%s/oshrun.XXXXXX", base) >= (int)sizeof(templ)) {
+        ush_run_msg("TMPDIR is too long: %s", base);
+        return USH_RUN_ERR_USAGE;
+    }
+    if (mkdtemp(templ) == NULL) {
+        ush_run_msg("cannot create a temporary directory in %s: %s", base, strerror(errno));
+        return USH_RUN_ERR_SYS;
+    }
+    *path_out = strdup(templ);
+    if (*path_out == NULL) {
+        rmdir(templ);
+        return USH_RUN_ERR_NOMEM;
+    }
+    return USH_RUN_OK;
+}
+
+static int ush_run_tmpdir_rm_one(const char *path, const struct stat *sb, int flag,
+                                 struct FTW *ftw)
+{
+    if (remove(path) != 0 && errno != ENOENT) {
+        ush_run_msg("cannot remove %s: %s", path, strerror(errno));
+    }
+    return 0;   /* keep going: remove as much as we can */
+}
+
+void ush_run_tmpdir_remove(const char *path)
+{
+    if (path == NULL) {
+        return;
+    }
+    /* depth first so directories are empty when their turn comes; never
+     * follow symlinks out of the directory */
+    nftw(path, ush_run_tmpdir_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}

@@ -1,0 +1,202 @@
+/*
+ * The atomic memory operations of the API: blocking (fetch, set, swap,
+ * compare_swap, [fetch_]inc, [fetch_]add, [fetch_]and/or/xor), the
+ * non-blocking fetching _nbi forms and the deprecated 1.4 names, all
+ * expanded from the type table. The internal layer works on 4- or 8-byte
+ * bit patterns, so one path serves signed, unsigned and floating types.
+ */
+#include "ush.h"
+#include "ush_check.h"
+#include "ush_profiling.h"
+#include "ush_rma.h"
+
+#include <string.h>
+
+/* The internal layer has 4- and 8-byte atomics only. */
+#define USH_AMO_SIZE_OK(T, N)                                                 \
+    _Static_assert(sizeof(T) == 4 || sizeof(T) == 8,                          \
+                   "shmem_" #N " atomics need a 4- or 8-byte type");
+USHMEM_AMO_EXT_TYPES(USH_AMO_SIZE_OK)
+
+/* ---- Bit patterns --------------------------------------------------------- */
+
+/* The object's bytes as the low `size` bytes of a uint64_t: memcpy through
+ * an integer of the same width keeps floats exact and works on either byte
+ * order. `size` is a constant at every call, so this folds to a move. */
+static inline uint64_t ush_to_bits(const void *p, size_t size)
+{
+    if (size == 4) {
+        uint32_t u;
+        memcpy(&u, p, 4);
+        return u;
+    }
+    uint64_t u;
+    memcpy(&u, p, 8);
+    return u;
+}
+
+static inline void ush_from_bits(void *p, uint64_t bits, size_t size)
+{
+    if (size == 4) {
+        uint32_t u = (uint32_t)bits;
+        memcpy(p, &u, 4);
+    } else {
+        memcpy(p, &bits, 8);
+    }
+}
+
+/* ---- Checks and dispatch shared by every routine ---------------------------- */
+
+static inline void ush_amo_check(const char *routine, shmem_ctx_t ctx, const char *arg,
+                                 const void *remote, size_t size, int pe)
+{
+    USH_CHECK_CTX(routine, ctx);
+    USH_CHECK_PE(routine, pe);
+    USH_CHECK_SYMM(routine, arg, remote, size);
+}
+
+/* Blocking fetching atomic; the old value lands in *old. value and cond
+ * point to operands of `size` bytes, or are NULL when op ignores them. */
+static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                     void *old, const void *remote, const void *value,
+                                     const void *cond, size_t size, int pe)
+{
+    ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
+    uint64_t bits = ush_amo_fetch(ctx, op, (void *)remote, value ? ush_to_bits(value, size) : 0,
+                                  cond ? ush_to_bits(cond, size) : 0, size, pe);
+    ush_from_bits(old, bits, size);
+}
+
+/* Non-fetching atomic. */
+static inline void ush_api_amo_post(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                    void *dest, const void *value, size_t size, int pe)
+{
+    ush_amo_check(routine, ctx, "dest", dest, size, pe);
+    ush_amo_post(ctx, op, dest, ush_to_bits(value, size), size, pe);
+}
+
+/* Non-blocking fetching atomic: the old value lands in *fetch by the next
+ * quiet on ctx. */
+static inline void ush_api_amo_nbi(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                   void *fetch, const void *remote, const void *value,
+                                   const void *cond, size_t size, int pe)
+{
+    ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
+    ush_amo_fetch_nbi(ctx, op, fetch, (void *)remote, value ? ush_to_bits(value, size) : 0,
+                      cond ? ush_to_bits(cond, size) : 0, size, pe);
+}
+
+/* ---- Standard AMO types: inc, fetch_inc, add, fetch_add, compare_swap ------- */
+
+/* inc is ADD of a 1 of the routine's own type. */
+#define USH_AMO_STD(T, N)                                                                          \
+    USH_API(T, shmem_##N##_atomic_fetch_inc)(T *dest, int pe)                                      \
+    { T old; const T one = 1; ush_api_amo_fetch("shmem_" #N "_atomic_fetch_inc", SHMEM_CTX_DEFAULT, USH_AMO_ADD, &old, dest, &one, NULL, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_fetch_inc)(shmem_ctx_t ctx, T *dest, int pe)                 \
+    { T old; const T one = 1; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_fetch_inc", ctx, USH_AMO_ADD, &old, dest, &one, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic_inc)(T *dest, int pe)                                         \
+    { const T one = 1; ush_api_amo_post("shmem_" #N "_atomic_inc", SHMEM_CTX_DEFAULT, USH_AMO_ADD, dest, &one, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_inc)(shmem_ctx_t ctx, T *dest, int pe)                    \
+    { const T one = 1; ush_api_amo_post("shmem_ctx_" #N "_atomic_inc", ctx, USH_AMO_ADD, dest, &one, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_atomic_fetch_add)(T *dest, T value, int pe)                             \
+    { T old; ush_api_amo_fetch("shmem_" #N "_atomic_fetch_add", SHMEM_CTX_DEFAULT, USH_AMO_ADD, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_fetch_add)(shmem_ctx_t ctx, T *dest, T value, int pe)        \
+    { T old; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_fetch_add", ctx, USH_AMO_ADD, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic_add)(T *dest, T value, int pe)                                \
+    { ush_api_amo_post("shmem_" #N "_atomic_add", SHMEM_CTX_DEFAULT, USH_AMO_ADD, dest, &value, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_add)(shmem_ctx_t ctx, T *dest, T value, int pe)           \
+    { ush_api_amo_post("shmem_ctx_" #N "_atomic_add", ctx, USH_AMO_ADD, dest, &value, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_atomic_compare_swap)(T *dest, T cond, T value, int pe)                  \
+    { T old; ush_api_amo_fetch("shmem_" #N "_atomic_compare_swap", SHMEM_CTX_DEFAULT, USH_AMO_CSWAP, &old, dest, &value, &cond, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_compare_swap)(shmem_ctx_t ctx, T *dest, T cond, T value, int pe) \
+    { T old; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_compare_swap", ctx, USH_AMO_CSWAP, &old, dest, &value, &cond, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic_fetch_inc_nbi)(T *fetch, T *dest, int pe)                     \
+    { const T one = 1; ush_api_amo_nbi("shmem_" #N "_atomic_fetch_inc_nbi", SHMEM_CTX_DEFAULT, USH_AMO_ADD, fetch, dest, &one, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, int pe) \
+    { const T one = 1; ush_api_amo_nbi("shmem_ctx_" #N "_atomic_fetch_inc_nbi", ctx, USH_AMO_ADD, fetch, dest, &one, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_##N##_atomic_fetch_add_nbi)(T *fetch, T *dest, T value, int pe)            \
+    { ush_api_amo_nbi("shmem_" #N "_atomic_fetch_add_nbi", SHMEM_CTX_DEFAULT, USH_AMO_ADD, fetch, dest, &value, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_fetch_add_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) \
+    { ush_api_amo_nbi("shmem_ctx_" #N "_atomic_fetch_add_nbi", ctx, USH_AMO_ADD, fetch, dest, &value, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_##N##_atomic_compare_swap_nbi)(T *fetch, T *dest, T cond, T value, int pe) \
+    { ush_api_amo_nbi("shmem_" #N "_atomic_compare_swap_nbi", SHMEM_CTX_DEFAULT, USH_AMO_CSWAP, fetch, dest, &value, &cond, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_compare_swap_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value, int pe) \
+    { ush_api_amo_nbi("shmem_ctx_" #N "_atomic_compare_swap_nbi", ctx, USH_AMO_CSWAP, fetch, dest, &value, &cond, sizeof(T), pe); }
+
+USHMEM_AMO_TYPES(USH_AMO_STD)
+
+/* ---- Extended AMO types: fetch, set, swap (floats travel as bits) --------- */
+
+#define USH_AMO_EXT(T, N)                                                                          \
+    USH_API(T, shmem_##N##_atomic_fetch)(const T *source, int pe)                                  \
+    { T old; ush_api_amo_fetch("shmem_" #N "_atomic_fetch", SHMEM_CTX_DEFAULT, USH_AMO_FETCH, &old, source, NULL, NULL, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_fetch)(shmem_ctx_t ctx, const T *source, int pe)             \
+    { T old; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_fetch", ctx, USH_AMO_FETCH, &old, source, NULL, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic_set)(T *dest, T value, int pe)                                \
+    { ush_api_amo_post("shmem_" #N "_atomic_set", SHMEM_CTX_DEFAULT, USH_AMO_SET, dest, &value, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_set)(shmem_ctx_t ctx, T *dest, T value, int pe)           \
+    { ush_api_amo_post("shmem_ctx_" #N "_atomic_set", ctx, USH_AMO_SET, dest, &value, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_atomic_swap)(T *dest, T value, int pe)                                  \
+    { T old; ush_api_amo_fetch("shmem_" #N "_atomic_swap", SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_swap)(shmem_ctx_t ctx, T *dest, T value, int pe)             \
+    { T old; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_swap", ctx, USH_AMO_SWAP, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic_fetch_nbi)(T *fetch, const T *source, int pe)                 \
+    { ush_api_amo_nbi("shmem_" #N "_atomic_fetch_nbi", SHMEM_CTX_DEFAULT, USH_AMO_FETCH, fetch, source, NULL, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_fetch_nbi)(shmem_ctx_t ctx, T *fetch, const T *source, int pe) \
+    { ush_api_amo_nbi("shmem_ctx_" #N "_atomic_fetch_nbi", ctx, USH_AMO_FETCH, fetch, source, NULL, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_##N##_atomic_swap_nbi)(T *fetch, T *dest, T value, int pe)                 \
+    { ush_api_amo_nbi("shmem_" #N "_atomic_swap_nbi", SHMEM_CTX_DEFAULT, USH_AMO_SWAP, fetch, dest, &value, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_swap_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) \
+    { ush_api_amo_nbi("shmem_ctx_" #N "_atomic_swap_nbi", ctx, USH_AMO_SWAP, fetch, dest, &value, NULL, sizeof(T), pe); }
+
+USHMEM_AMO_EXT_TYPES(USH_AMO_EXT)
+
+/* ---- Bitwise AMO types: and, or, xor --------------------------------------- */
+
+/* OP is the routine-name suffix (_and), OPC the internal operation. */
+#define USH_AMO_BIT_OP(T, N, OP, OPC)                                                              \
+    USH_API(T, shmem_##N##_atomic_fetch##OP)(T *dest, T value, int pe)                             \
+    { T old; ush_api_amo_fetch("shmem_" #N "_atomic_fetch" #OP, SHMEM_CTX_DEFAULT, OPC, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(T, shmem_ctx_##N##_atomic_fetch##OP)(shmem_ctx_t ctx, T *dest, T value, int pe)        \
+    { T old; ush_api_amo_fetch("shmem_ctx_" #N "_atomic_fetch" #OP, ctx, OPC, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_atomic##OP)(T *dest, T value, int pe)                                \
+    { ush_api_amo_post("shmem_" #N "_atomic" #OP, SHMEM_CTX_DEFAULT, OPC, dest, &value, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic##OP)(shmem_ctx_t ctx, T *dest, T value, int pe)           \
+    { ush_api_amo_post("shmem_ctx_" #N "_atomic" #OP, ctx, OPC, dest, &value, sizeof(T), pe); }    \
+    USH_API(void, shmem_##N##_atomic_fetch##OP##_nbi)(T *fetch, T *dest, T value, int pe)          \
+    { ush_api_amo_nbi("shmem_" #N "_atomic_fetch" #OP "_nbi", SHMEM_CTX_DEFAULT, OPC, fetch, dest, &value, NULL, sizeof(T), pe); } \
+    USH_API(void, shmem_ctx_##N##_atomic_fetch##OP##_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe) \
+    { ush_api_amo_nbi("shmem_ctx_" #N "_atomic_fetch" #OP "_nbi", ctx, OPC, fetch, dest, &value, NULL, sizeof(T), pe); }
+
+#define USH_AMO_BIT(T, N)                                                     \
+    USH_AMO_BIT_OP(T, N, _and, USH_AMO_AND)                                   \
+    USH_AMO_BIT_OP(T, N, _or, USH_AMO_OR)                                     \
+    USH_AMO_BIT_OP(T, N, _xor, USH_AMO_XOR)
+
+USHMEM_AMO_BIT_TYPES(USH_AMO_BIT)
+
+/* ---- Deprecated (1.4) names: default context ----------------------------- */
+
+#define USH_AMO_DEPR(T, N)                                                                         \
+    USH_API(T, shmem_##N##_finc)(T *dest, int pe)                                                  \
+    { T old; const T one = 1; ush_api_amo_fetch("shmem_" #N "_finc", SHMEM_CTX_DEFAULT, USH_AMO_ADD, &old, dest, &one, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_inc)(T *dest, int pe)                                                \
+    { const T one = 1; ush_api_amo_post("shmem_" #N "_inc", SHMEM_CTX_DEFAULT, USH_AMO_ADD, dest, &one, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_fadd)(T *dest, T value, int pe)                                         \
+    { T old; ush_api_amo_fetch("shmem_" #N "_fadd", SHMEM_CTX_DEFAULT, USH_AMO_ADD, &old, dest, &value, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_add)(T *dest, T value, int pe)                                       \
+    { ush_api_amo_post("shmem_" #N "_add", SHMEM_CTX_DEFAULT, USH_AMO_ADD, dest, &value, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_cswap)(T *dest, T cond, T value, int pe)                                \
+    { T old; ush_api_amo_fetch("shmem_" #N "_cswap", SHMEM_CTX_DEFAULT, USH_AMO_CSWAP, &old, dest, &value, &cond, sizeof(T), pe); return old; }
+
+USHMEM_AMO_DEPR_TYPES(USH_AMO_DEPR)
+
+#define USH_AMO_DEPR_EXT(T, N)                                                                     \
+    USH_API(T, shmem_##N##_fetch)(const T *source, int pe)                                         \
+    { T old; ush_api_amo_fetch("shmem_" #N "_fetch", SHMEM_CTX_DEFAULT, USH_AMO_FETCH, &old, source, NULL, NULL, sizeof(T), pe); return old; } \
+    USH_API(void, shmem_##N##_set)(T *dest, T value, int pe)                                       \
+    { ush_api_amo_post("shmem_" #N "_set", SHMEM_CTX_DEFAULT, USH_AMO_SET, dest, &value, sizeof(T), pe); } \
+    USH_API(T, shmem_##N##_swap)(T *dest, T value, int pe)                                         \
+    { T old; ush_api_amo_fetch("shmem_" #N "_swap", SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &old, dest, &value, NULL, sizeof(T), pe); return old; }
+
+USHMEM_AMO_DEPR_EXT_TYPES(USH_AMO_DEPR_EXT)

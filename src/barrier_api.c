@@ -1,0 +1,20 @@
+/*
+ * Whole-job synchronisation: barrier_all completes this PE's outstanding
+ * operations first, sync_all only synchronises.
+ */
+#include "ush.h"
+#include "ush_check.h"
+#include "ush_profiling.h"
+#include "ush_rma.h"
+
+USH_API(void, shmem_barrier_all)(void)
+{
+    USH_CHECK_INIT("shmem_barrier_all");
+    ush_barrier_all();
+}
+
+USH_API(void, shmem_sync_all)(void)
+{
+    USH_CHECK_INIT("shmem_sync_all");
+    ush_sync_all();
+}

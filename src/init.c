@@ -1,0 +1,184 @@
+/*
+ * Start-up and shut-down of a PE: bootstrap, configuration, transport,
+ * symmetric segments, wire-up; and the job-wide error exit.
+ */
+#include "ush.h"
+#include "ush_check.h"
+#include "ush_profiling.h"
+#include "ush_rma.h"
+#include "ush_symm.h"
+#include "ush_team.h"
+#include "collectives/ush_coll.h"
+#include "transport/ush_tp.h"
+
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ush_state_t ush_g = { .my_pe = -1 };
+
+void ush_warn(const char *routine, const char *fmt, ...)
+{
+    char    msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
+}
+
+void ush_fatal(const char *routine, const char *fmt, ...)
+{
+    char    msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
+    ush_tp_abort(1, NULL); /* the message is printed above, once */
+}
+
+/* Waiting loops yield when this node runs more PEs than it has cores:
+ * a spinning PE would otherwise hold the core its peer needs. */
+static int ush_decide_yield(void)
+{
+    const char *mode = ush_g.env.yield;
+    if (!strcmp(mode, "always")) return 1;
+    if (!strcmp(mode, "never")) return 0;
+    if (strcmp(mode, "auto")) {
+        ush_fatal("shmem_init", "SHMEM_YIELD=%s: expected auto, always or never", mode);
+    }
+    hwloc_topology_t topo;
+    int              ncores = 0;
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) {
+            ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        }
+        hwloc_topology_destroy(topo);
+    }
+    return ncores <= 0 || ush_g.local_size > ncores;
+}
+
+static void ush_print_info(void)
+{
+    if (ush_g.my_pe != 0) return;
+    if (ush_g.env.version || ush_g.env.info) {
+        printf("ushmem %s: OpenSHMEM %d.%d (%s)\n", USH_VERSION_STRING, SHMEM_MAJOR_VERSION,
+               SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
+    }
+    if (ush_g.env.info) {
+        ush_env_print(&ush_g.env, stdout);
+    }
+    fflush(stdout);
+}
+
+static void ush_atexit(void)
+{
+    /* A program that returns from main without shmem_finalize still
+     * leaves the job in order. */
+    if (ush_g.initialized) pshmem_finalize();
+}
+
+static void ush_tp_check(const char *what, ush_tp_status_t st)
+{
+    if (st != USH_TP_OK) {
+        ush_fatal("shmem_init", "%s failed: %s", what,
+                  st == USH_TP_ERR_NOMEM ? "out of memory" : ush_tp_strerror());
+    }
+}
+
+static void ush_init(int requested)
+{
+    if (ush_g.initialized) return; /* repeated init is a no-op */
+    if (ush_g.finalized) {
+        ush_fatal("shmem_init", "called after shmem_finalize; the library cannot restart");
+    }
+
+    ush_tp_check("PMIx bootstrap", ush_tp_bootstrap_init());
+    ush_g.my_pe      = ush_tp_job.rank;
+    ush_g.n_pes      = ush_tp_job.size;
+    ush_g.local_rank = ush_tp_job.local_rank;
+    ush_g.local_size = ush_tp_job.local_size;
+
+    char err[256];
+    if (ush_env_load(&ush_g.env, err, sizeof(err))) {
+        ush_fatal("shmem_init", "%s", err);
+    }
+    ush_g.yield = ush_decide_yield();
+
+    /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
+     * thread-safe UCX worker. */
+    ush_g.thread_level = requested < SHMEM_THREAD_SINGLE ? SHMEM_THREAD_SINGLE
+                       : requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE
+                                                          : requested;
+    ush_tp_thread_t tmode = ush_g.thread_level == SHMEM_THREAD_MULTIPLE ? USH_TP_THREAD_MULTI
+                          : ush_g.thread_level == SHMEM_THREAD_SINGLE   ? USH_TP_THREAD_SINGLE
+                                                                         : USH_TP_THREAD_SERIALIZED;
+    ush_tp_check("UCX initialisation", ush_tp_init(tmode));
+    ush_ctx_default.tp      = ush_tp_ctx_default;
+    ush_ctx_default.options = 0;
+
+    ush_symm_init();
+    ush_coll_init();
+    ush_tp_check("wire-up", ush_tp_wireup());
+    ush_team_init();
+
+    ush_g.initialized = 1;
+    static int atexit_done;
+    if (!atexit_done) {
+        atexit(ush_atexit);
+        atexit_done = 1;
+    }
+    ush_print_info();
+    ush_barrier_all();
+}
+
+USH_API(void, shmem_init)(void)
+{
+    ush_init(SHMEM_THREAD_SINGLE);
+}
+
+USH_API(int, shmem_init_thread)(int requested, int *provided)
+{
+    ush_init(requested);
+    if (provided) *provided = ush_g.thread_level;
+    return 0;
+}
+
+USH_API(void, shmem_query_thread)(int *provided)
+{
+    USH_CHECK_INIT("shmem_query_thread");
+    *provided = ush_g.thread_level;
+}
+
+USH_API(void, shmem_query_initialized)(int *initialized)
+{
+    *initialized = ush_g.initialized;
+}
+
+USH_API(void, shmem_finalize)(void)
+{
+    if (!ush_g.initialized) return;
+    /* Everything outstanding completes and every PE arrives before any
+     * PE tears down memory a peer may still be writing. */
+    ush_barrier_all();
+    ush_g.initialized = 0;
+    ush_g.finalized   = 1;
+    ush_symm_fini();
+    ush_tp_finalize();
+    ush_tp_bootstrap_finalize();
+}
+
+USH_API(void, shmem_global_exit)(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    ush_tp_abort(status, NULL);
+}
+
+USH_API(void, start_pes)(int npes)
+{
+    (void)npes; /* ignored, as the spec says */
+    ush_init(SHMEM_THREAD_SINGLE);
+}

@@ -1,0 +1,150 @@
+/*
+ * Symmetric memory management. Every routine here is collective: all PEs
+ * make the same calls in the same order, so the deterministic allocator
+ * returns the same offsets everywhere; each ends with a barrier so no PE
+ * touches a peer's new block before the peer has it.
+ */
+#include "ush.h"
+#include "ush_check.h"
+#include "ush_profiling.h"
+#include "ush_rma.h"
+#include "ush_symm.h"
+
+#include <string.h>
+
+static void ush_report_exhausted(const char *routine, size_t size)
+{
+    ush_heap_stats_t st;
+    ush_heap_stats(ush_g.heap, &st);
+    ush_warn(routine,
+             "cannot allocate %zu bytes: the symmetric heap has %zu bytes "
+             "(SHMEM_SYMMETRIC_SIZE), %zu in use, largest free block %zu; "
+             "raise SHMEM_SYMMETRIC_SIZE (e.g. SHMEM_SYMMETRIC_SIZE=1G)",
+             size, st.size, st.used, st.largest_free);
+}
+
+/* SHMEM_DEBUG: every PE must ask for the same size, or the heaps diverge
+ * silently. Compare with PE 0's request before allocating. */
+static void ush_check_same_size(const char *routine, size_t size, size_t align)
+{
+    static uint64_t *req; /* symmetric: [2], taken at the first check */
+    if (!req) req = ush_symm_internal_alloc(2 * sizeof(uint64_t));
+    req[0] = size;
+    req[1] = align;
+    ush_barrier_all();
+    uint64_t root[2];
+    ush_get(SHMEM_CTX_DEFAULT, root, req, sizeof(root), 0);
+    if (root[0] != size || root[1] != align) {
+        ush_fatal(routine,
+                  "this PE asked for %zu bytes (alignment %zu) but PE 0 for %lu (alignment "
+                  "%lu); symmetric allocations must be called with the same arguments on "
+                  "every PE",
+                  size, align, (unsigned long)root[0], (unsigned long)root[1]);
+    }
+    ush_barrier_all();
+}
+
+static void *ush_alloc(const char *routine, size_t size, size_t align)
+{
+    USH_CHECK_INIT(routine);
+    if (ush_g.env.debug) ush_check_same_size(routine, size, align);
+    void *p = size ? ush_heap_alloc(ush_g.heap, size, align) : NULL;
+    if (size && !p) ush_report_exhausted(routine, size);
+    ush_barrier_all();
+    return p;
+}
+
+USH_API(void *, shmem_malloc)(size_t size)
+{
+    return ush_alloc("shmem_malloc", size, 1);
+}
+
+USH_API(void *, shmem_malloc_with_hints)(size_t size, long hints)
+{
+    /* Hints only allow optimisations; every block already suits atomics
+     * and signals. */
+    (void)hints;
+    return ush_alloc("shmem_malloc_with_hints", size, 1);
+}
+
+USH_API(void *, shmem_align)(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)) || alignment > USH_SYMM_MAX_ALIGN) {
+        ush_warn("shmem_align",
+                 "alignment %zu is not a power of two up to %zu; returning NULL", alignment,
+                 USH_SYMM_MAX_ALIGN);
+        ush_barrier_all();
+        return NULL;
+    }
+    return ush_alloc("shmem_align", size, alignment);
+}
+
+USH_API(void *, shmem_calloc)(size_t count, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        ush_warn("shmem_calloc", "count %zu times size %zu overflows; returning NULL",
+                 count, size);
+        ush_barrier_all();
+        return NULL;
+    }
+    USH_CHECK_INIT("shmem_calloc");
+    void *p = bytes ? ush_heap_alloc(ush_g.heap, bytes, 1) : NULL;
+    if (p) {
+        memset(p, 0, bytes);
+    } else if (bytes) {
+        ush_report_exhausted("shmem_calloc", bytes);
+    }
+    ush_barrier_all();
+    return p;
+}
+
+USH_API(void *, shmem_realloc)(void *ptr, size_t size)
+{
+    USH_CHECK_INIT("shmem_realloc");
+    if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) {
+        ush_fatal("shmem_realloc",
+                  "ptr %p was not returned by shmem_malloc/calloc/align/realloc or was freed",
+                  ptr);
+    }
+    /* Peers may still read or write the old block until all agree. */
+    ush_barrier_all();
+    void *p = ush_heap_realloc(ush_g.heap, ptr, size);
+    if (size && !p) ush_report_exhausted("shmem_realloc", size);
+    ush_barrier_all();
+    return p;
+}
+
+USH_API(void, shmem_free)(void *ptr)
+{
+    USH_CHECK_INIT("shmem_free");
+    /* No PE may free a block a peer is still writing: barrier first. */
+    ush_barrier_all();
+    if (ush_heap_free(ush_g.heap, ptr)) {
+        ush_fatal("shmem_free",
+                  "ptr %p was not returned by shmem_malloc/calloc/align/realloc or was "
+                  "already freed",
+                  ptr);
+    }
+}
+
+/* Legacy names (OpenSHMEM 1.2). */
+USH_API(void *, shmalloc)(size_t size)
+{
+    return ush_alloc("shmalloc", size, 1);
+}
+
+USH_API(void, shfree)(void *ptr)
+{
+    pshmem_free(ptr);
+}
+
+USH_API(void *, shrealloc)(void *ptr, size_t size)
+{
+    return pshmem_realloc(ptr, size);
+}
+
+USH_API(void *, shmemalign)(size_t alignment, size_t size)
+{
+    return pshmem_align(alignment, size);
+}

@@ -1,0 +1,144 @@
+/*
+ * The internal RMA layer: translate a symmetric address to (segment,
+ * offset), then either copy through the peer's mapped segment or hand the
+ * operation to UCX. The API surface has checked the arguments.
+ */
+#include "ush.h"
+#include "ush_rma.h"
+#include "ush_symm.h"
+#include "transport/ush_tp.h"
+
+#include <string.h>
+
+static inline int ush_translate(const void *addr, size_t len, size_t *off)
+{
+    int seg = ush_seg_find(addr, len, off);
+    if (__builtin_expect(seg < 0, 0)) {
+        ush_fatal("RMA", "address %p (+%zu bytes) is not in symmetric memory", addr, len);
+    }
+    return seg;
+}
+
+void ush_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+{
+    size_t off;
+    int    seg = ush_translate(dest, nbytes, &off);
+    char  *map = ush_tp_mapped(pe, seg);
+    if (map) {
+        memcpy(map + off, src, nbytes);
+    } else {
+        ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, 1);
+    }
+}
+
+void ush_put_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+{
+    size_t off;
+    int    seg = ush_translate(dest, nbytes, &off);
+    char  *map = ush_tp_mapped(pe, seg);
+    if (map) {
+        memcpy(map + off, src, nbytes);
+    } else {
+        ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, 0);
+    }
+}
+
+void ush_get(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+{
+    size_t off;
+    int    seg = ush_translate(src, nbytes, &off);
+    char  *map = ush_tp_mapped(pe, seg);
+    if (map) {
+        memcpy(dest, map + off, nbytes);
+    } else {
+        ush_tp_get(ctx->tp, pe, seg, off, dest, nbytes, 1);
+    }
+}
+
+void ush_get_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+{
+    size_t off;
+    int    seg = ush_translate(src, nbytes, &off);
+    char  *map = ush_tp_mapped(pe, seg);
+    if (map) {
+        memcpy(dest, map + off, nbytes);
+    } else {
+        ush_tp_get(ctx->tp, pe, seg, off, dest, nbytes, 0);
+    }
+}
+
+/* Strided transfers: element by element, issued without waiting and
+ * completed together, so a strided put costs one round of completion. */
+static void ush_strided(shmem_ctx_t ctx, int is_put, char *dest, const char *src,
+                        ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                        size_t elem, int pe)
+{
+    const char *remote = is_put ? dest : src;
+    size_t      span   = nblocks ? ((nblocks - 1) * (size_t)(is_put ? dst : sst) + bsize) * elem : 0;
+    size_t      off;
+    if (nblocks == 0 || bsize == 0) return;
+    int   seg = ush_translate(remote, span, &off);
+    char *map = ush_tp_mapped(pe, seg);
+    size_t blk = bsize * elem;
+
+    for (size_t i = 0; i < nblocks; i++) {
+        char       *d = dest + (ptrdiff_t)i * dst * (ptrdiff_t)elem;
+        const char *s = src + (ptrdiff_t)i * sst * (ptrdiff_t)elem;
+        size_t      roff = off + i * (size_t)(is_put ? dst : sst) * elem;
+        if (map) {
+            memcpy(is_put ? map + roff : d, is_put ? s : map + roff, blk);
+        } else if (is_put) {
+            ush_tp_put(ctx->tp, pe, seg, roff, s, blk, 0);
+        } else {
+            ush_tp_get(ctx->tp, pe, seg, roff, d, blk, 0);
+        }
+    }
+    /* Blocking semantics: sources reusable / destinations filled. */
+    if (!map) ush_tp_quiet(ctx->tp);
+}
+
+void ush_iput(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+              size_t nelems, size_t elem_size, int pe)
+{
+    ush_strided(ctx, 1, dest, src, dst, sst, 1, nelems, elem_size, pe);
+}
+
+void ush_iget(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+              size_t nelems, size_t elem_size, int pe)
+{
+    ush_strided(ctx, 0, dest, src, dst, sst, 1, nelems, elem_size, pe);
+}
+
+void ush_ibput(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+               size_t bsize, size_t nblocks, size_t elem_size, int pe)
+{
+    ush_strided(ctx, 1, dest, src, dst, sst, bsize, nblocks, elem_size, pe);
+}
+
+void ush_ibget(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+               size_t bsize, size_t nblocks, size_t elem_size, int pe)
+{
+    ush_strided(ctx, 0, dest, src, dst, sst, bsize, nblocks, elem_size, pe);
+}
+
+void *ush_ptr(const void *addr, int pe)
+{
+    size_t off;
+    int    seg = ush_seg_find(addr, 1, &off);
+    if (seg < 0) return NULL;
+    char *map = ush_tp_mapped(pe, seg);
+    return map ? map + off : NULL;
+}
+
+void ush_quiet(shmem_ctx_t ctx)
+{
+    /* Stores to mapped peers: make them globally visible first. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    ush_tp_quiet(ctx->tp);
+}
+
+void ush_fence(shmem_ctx_t ctx)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    ush_tp_fence(ctx->tp);
+}

@@ -1,0 +1,53 @@
+/*
+ * Core state of one PE, shared by the API surface in src/.
+ */
+#ifndef USH_H
+#define USH_H
+
+#include <shmem.h>
+#include <stdarg.h>
+#include "ush_env.h"
+#include "ush_heap.h"
+
+struct ush_tp_ctx;
+
+/* What a shmem_ctx_t points to. */
+struct ush_ctx {
+    struct ush_tp_ctx *tp;      /* transport state: worker, endpoints, rkeys */
+    long               options; /* SHMEM_CTX_* options it was created with */
+};
+
+typedef struct {
+    int         initialized;    /* between init and finalize */
+    int         finalized;
+    int         my_pe;
+    int         n_pes;
+    int         thread_level;   /* level provided */
+    int         local_rank;     /* among PEs on this node */
+    int         local_size;
+    int         yield;          /* waiting loops yield the CPU */
+    ush_env_t   env;
+    ush_heap_t *heap;
+} ush_state_t;
+
+extern ush_state_t ush_g;
+
+extern struct ush_ctx ush_ctx_default;
+
+/* Symmetric memory set-up (symm.c): the heap and static data segments,
+ * the allocator over the heap, and the internal symmetric objects. */
+void ush_symm_init(void);
+void ush_symm_fini(void);
+/* Symmetric memory for the library itself, taken from the heap at init in
+ * the same order on every PE (so the same offsets everywhere). */
+void *ush_symm_internal_alloc(size_t size);
+
+/* "ushmem: PE <n>: <routine>: <message>" on stderr, then the whole job
+ * ends with status 1 (through PMIx, so no PE is left waiting). */
+void ush_fatal(const char *routine, const char *fmt, ...)
+    __attribute__((noreturn, cold, format(printf, 2, 3)));
+/* Same prefix, no exit. */
+void ush_warn(const char *routine, const char *fmt, ...)
+    __attribute__((cold, format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * Argument checks at the API surface. The cheap ones (initialised, PE in
+ * range, address symmetric) always run: without them a bad argument indexes
+ * past the peer table or sends to a wrong address, i.e. silent corruption.
+ * Costlier ones (e.g. active-set and pSync contents) run when SHMEM_DEBUG=1.
+ * Every failure prints "ushmem: PE <n>: <routine>: <what, and what to do>"
+ * and ends the whole job.
+ */
+#ifndef USH_CHECK_H
+#define USH_CHECK_H
+
+#include "ush.h"
+#include "ush_symm.h"
+
+#define USH_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+void ush_check_fail_init(const char *routine) __attribute__((noreturn, cold));
+void ush_check_fail_pe(const char *routine, int pe) __attribute__((noreturn, cold));
+void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
+                         size_t nbytes) __attribute__((noreturn, cold));
+void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
+
+/* Routine names in messages are the public ones the user called. */
+#define USH_CHECK_INIT(routine)                                               \
+    do {                                                                      \
+        if (USH_UNLIKELY(!ush_g.initialized)) ush_check_fail_init(routine);   \
+    } while (0)
+
+#define USH_CHECK_PE(routine, pe)                                             \
+    do {                                                                      \
+        if (USH_UNLIKELY((unsigned)(pe) >= (unsigned)ush_g.n_pes))            \
+            ush_check_fail_pe(routine, pe);                                   \
+    } while (0)
+
+/* Remote (symmetric) argument `arg` of nbytes bytes. */
+#define USH_CHECK_SYMM(routine, arg, addr, nbytes)                            \
+    do {                                                                      \
+        size_t ush_off_;                                                      \
+        if (USH_UNLIKELY(ush_seg_find((addr), (nbytes), &ush_off_) < 0))      \
+            ush_check_fail_symm(routine, arg, addr, nbytes);                  \
+    } while (0)
+
+#define USH_CHECK_CTX(routine, ctx)                                           \
+    do {                                                                      \
+        if (USH_UNLIKELY((ctx) == SHMEM_CTX_INVALID)) ush_check_fail_ctx(routine); \
+    } while (0)
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * Configuration: one table of every environment variable ushmem reads.
+ * Parsed once at init (ush_env_load); printed by SHMEM_INFO=1.
+ *
+ * X(field, NAME, type, default, help)
+ *   field   member of ush_env_t
+ *   NAME    variable name without the SHMEM_ prefix
+ *   type    BOOL (0/1, yes/no, on/off, true/false), INT (decimal long),
+ *           SIZE (bytes, optional k/m/g/t suffix, powers of 1024),
+ *           STRING
+ *   default the value used when the variable is unset, written as the user
+ *           would write it
+ */
+#ifndef USH_ENV_H
+#define USH_ENV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define USH_ENV_TABLE(X)                                                              \
+    X(symmetric_size, SYMMETRIC_SIZE, SIZE, "256M",                                   \
+      "Bytes of symmetric heap per PE (k/m/g/t suffixes). SMA_SYMMETRIC_SIZE is "     \
+      "read when this is unset.")                                                     \
+    X(debug, DEBUG, BOOL, "0",                                                        \
+      "Checks that cost time (symmetric allocations agree across PEs).")          \
+    X(info, INFO, BOOL, "0",                                                          \
+      "PE 0 prints the library version and every variable with its value at init.")   \
+    X(version, VERSION, BOOL, "0",                                                    \
+      "PE 0 prints the library name and version at init.")                            \
+    X(yield, YIELD, STRING, "auto",                                                   \
+      "Yield the CPU in waiting loops: auto (when node-local PEs outnumber cores), "  \
+      "always or never.")
+
+typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
+
+#define USH_ENV_CTYPE_BOOL   int
+#define USH_ENV_CTYPE_INT    long
+#define USH_ENV_CTYPE_SIZE   size_t
+#define USH_ENV_CTYPE_STRING const char *
+
+typedef struct {
+#define USH_ENV_FIELD(field, name, type, def, help) USH_ENV_CTYPE_##type field;
+    USH_ENV_TABLE(USH_ENV_FIELD)
+#undef USH_ENV_FIELD
+} ush_env_t;
+
+/* Parse a size: decimal digits, optional single k/K/m/M/g/G/t/T suffix
+ * (powers of 1024), optional trailing 'b'/'B' after the suffix. Rejects
+ * empty strings, signs, garbage and values that overflow size_t.
+ * Returns 0 and sets *out, or -1. */
+int ush_env_parse_size(const char *s, size_t *out);
+/* Parse a boolean: 1/0, y/n, yes/no, on/off, true/false (any case). */
+int ush_env_parse_bool(const char *s, int *out);
+/* Parse a decimal long, rejecting garbage and overflow. */
+int ush_env_parse_int(const char *s, long *out);
+
+/* Fill env from the table defaults, then from getenv("SHMEM_<NAME>")
+ * (SMA_SYMMETRIC_SIZE as a fallback for SYMMETRIC_SIZE; SHMEM_ wins).
+ * On a malformed value: writes "SHMEM_<NAME>=<value>: <why>; expected <form>"
+ * into err (errlen bytes) and returns -1. Returns 0 on success. */
+int ush_env_load(ush_env_t *env, char *err, size_t errlen);
+
+/* Print every variable, its value and its help text, one per line. */
+void ush_env_print(const ush_env_t *env, FILE *out);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * The internal data-movement layer: what the API surface (the src/ API files) and
+ * the collectives call. Addresses are symmetric addresses as the user wrote
+ * them; translation to a segment and offset, and the choice between a direct
+ * load/store on a mapped peer and a UCX operation, happen below this line.
+ *
+ * Callers have already checked their arguments (see ush_check.h); these
+ * routines trust them.
+ */
+#ifndef USH_RMA_H
+#define USH_RMA_H
+
+#include <shmem.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Contiguous RMA. put returns when src may be reused; get when dest holds
+ * the data. The _nbi forms complete at the next quiet on ctx. */
+void ush_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
+void ush_put_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
+void ush_get(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
+void ush_get_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
+
+/* Strided RMA: nelems elements of elem_size bytes; strides in elements. */
+void ush_iput(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
+              ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+void ush_iget(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
+              ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+
+/* Block-strided RMA (1.6): nblocks blocks of bsize elements; strides are in
+ * elements between the starts of consecutive blocks. */
+void ush_ibput(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
+               ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe);
+void ush_ibget(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
+               ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size, int pe);
+
+/* Atomics on 4- or 8-byte objects. Operands travel as bit patterns in a
+ * uint64_t (the low `size` bytes count), so one path serves signed,
+ * unsigned and floating types. FETCH ignores value; CSWAP stores value
+ * where the old content equals cond. */
+typedef enum {
+    USH_AMO_FETCH,
+    USH_AMO_SET,
+    USH_AMO_SWAP,
+    USH_AMO_CSWAP,
+    USH_AMO_ADD,
+    USH_AMO_AND,
+    USH_AMO_OR,
+    USH_AMO_XOR
+} ush_amo_op_t;
+
+/* Blocking fetching atomic: returns the old value. */
+uint64_t ush_amo_fetch(shmem_ctx_t ctx, ush_amo_op_t op, void *dest,
+                       uint64_t value, uint64_t cond, size_t size, int pe);
+/* Non-fetching atomic (SET, ADD, AND, OR, XOR): ordered like a put. */
+void ush_amo_post(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t value,
+                  size_t size, int pe);
+/* Fetching atomic whose old value lands in *fetch by the next quiet. */
+void ush_amo_fetch_nbi(shmem_ctx_t ctx, ush_amo_op_t op, void *fetch, void *dest,
+                       uint64_t value, uint64_t cond, size_t size, int pe);
+
+/* Completion and ordering. */
+void ush_quiet(shmem_ctx_t ctx);
+void ush_fence(shmem_ctx_t ctx);
+
+/* One step of any waiting loop: drives UCX progress so remote operations
+ * that need this PE complete, and yields the CPU when PEs outnumber cores.
+ * Typical use:
+ *     while (!(cond)) ush_wait_step();
+ * Reads of the waited-on variable must be volatile or atomic loads. */
+void ush_wait_step(void);
+
+/* Local address of pe's copy of the symmetric object at addr, or NULL when
+ * it cannot be reached with loads and stores (shmem_ptr semantics). */
+void *ush_ptr(const void *addr, int pe);
+
+/* Whole-job synchronisation used by the allocator and init/finalize. */
+void ush_barrier_all(void);
+void ush_sync_all(void);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * OpenSHMEM programs for the launcher tests, through libushmem:
+ *
+ *   shmem_behave hello                    "hello from PE r of n" on every PE
+ *   shmem_behave global-exit RANK STATUS barrier|spin
+ *          PE RANK calls shmem_global_exit(STATUS); the others are blocked
+ *          in shmem_barrier_all, or spin in shmem_wait_until on a variable
+ *          nobody changes
+ *   shmem_behave crash RANK               PE RANK dies of SIGSEGV while the
+ *                                         others are blocked in a barrier
+ *   shmem_behave exit-after-finalize RANK CODE
+ *          all finalize, then PE RANK returns CODE
+ *
+ * LAUNCH_TEST_PIDDIR=dir: each PE writes dir/pe.RANK.pid, and dir/ready.RANK.pid
+ * just before it blocks.
+ */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int me = -1;
+
+static void write_pid(const char *kind)
+{
+    const char *dir = getenv("LAUNCH_TEST_PIDDIR");
+    char        path[4096];
+    FILE       *f;
+
+    if (dir == NULL) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/%s.%d.pid", dir, kind, me);
+    if ((f = fopen(path, "w")) != NULL) {
+        fprintf(f, "%ld\n", (long)getpid());
+        fclose(f);
+    }
+}
+
+static void nap_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static long never_set;   /* symmetric (static data); nobody writes it */
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+
+    shmem_init();
+    me = shmem_my_pe();
+    int npes = shmem_n_pes();
+    write_pid("pe");
+
+    if (strcmp(mode, "hello") == 0) {
+        printf("hello from PE %d of %d\n", me, npes);
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "global-exit") == 0 && argc > 4) {
+        if (me == atoi(argv[2])) {
+            nap_ms(300);   /* let the others block first */
+            shmem_global_exit(atoi(argv[3]));
+        }
+        write_pid("ready");
+        if (strcmp(argv[4], "spin") == 0) {
+            shmem_long_wait_until(&never_set, SHMEM_CMP_NE, 0);
+        } else {
+            shmem_barrier_all();   /* never completes: one PE is absent */
+        }
+        fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
+        return 90;
+    }
+    if (strcmp(mode, "crash") == 0 && argc > 2) {
+        if (me == atoi(argv[2])) {
+            nap_ms(300);
+            volatile int *p = NULL;
+            *p = 1;   /* SIGSEGV */
+        }
+        write_pid("ready");
+        shmem_barrier_all();
+        fprintf(stderr, "PE %d: returned from a barrier that cannot end\n", me);
+        return 90;
+    }
+    if (strcmp(mode, "exit-after-finalize") == 0 && argc > 3) {
+        shmem_finalize();
+        return me == atoi(argv[2]) ? atoi(argv[3]) : 0;
+    }
+    fprintf(stderr, "shmem_behave: bad arguments (mode '%s')\n", mode);
+    shmem_finalize();
+    return 99;
+}

@@ -1,0 +1,189 @@
+/*
+ * PMIx bootstrap: who we are, who is on this node, one key exchange, abort.
+ * Without a PMIx server (a program started by hand) the job is one PE.
+ */
+#include "ush_tp_impl.h"
+
+#include <pmix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+ush_tp_job_t ush_tp_job;
+
+static pmix_proc_t ush_tp_myproc;
+static int         ush_tp_pmix_up;
+
+static int ush_tp_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *out)
+{
+    pmix_value_t *val = NULL;
+    if (PMIx_Get(proc, key, NULL, 0, &val) != PMIX_SUCCESS || val == NULL) {
+        return -1;
+    }
+    int rc = 0;
+    switch (val->type) {
+    case PMIX_UINT32: *out = val->data.uint32; break;
+    case PMIX_UINT16: *out = val->data.uint16; break;
+    case PMIX_INT:    *out = (uint32_t)val->data.integer; break;
+    case PMIX_UINT64: *out = (uint32_t)val->data.uint64; break;
+    default:          rc = -1;
+    }
+    PMIX_VALUE_RELEASE(val);
+    return rc;
+}
+
+/* PMIX_LOCAL_PEERS is a comma-separated list of ranks. */
+static void ush_tp_parse_local_peers(const char *list)
+{
+    for (const char *p = list; p && *p;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p) break;
+        if (r >= 0 && r < ush_tp_job.size) ush_tp.local[r] = 1;
+        p = (*end == ',') ? end + 1 : end;
+    }
+}
+
+ush_tp_status_t ush_tp_bootstrap_init(void)
+{
+    pmix_status_t rc = PMIx_Init(&ush_tp_myproc, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        /* No launcher: a singleton job. Only an absent server means that;
+         * a server that answers badly is an error worth reporting. */
+        if (getenv("PMIX_NAMESPACE") || getenv("PMIX_SERVER_URI41") ||
+            getenv("PMIX_SERVER_URI4") || getenv("PMIX_SERVER_URI3")) {
+            ush_tp_set_error("PMIx_Init: %s", PMIx_Error_string(rc));
+            return USH_TP_ERR_BOOTSTRAP;
+        }
+        ush_tp_job = (ush_tp_job_t){ .rank = 0, .size = 1, .local_rank = 0,
+                                     .local_size = 1, .num_nodes = 1, .singleton = 1 };
+        ush_tp.local = calloc(1, sizeof(int));
+        if (!ush_tp.local) return USH_TP_ERR_NOMEM;
+        ush_tp.local[0] = 1;
+        return USH_TP_OK;
+    }
+    ush_tp_pmix_up = 1;
+
+    pmix_proc_t wild;
+    PMIX_LOAD_PROCID(&wild, ush_tp_myproc.nspace, PMIX_RANK_WILDCARD);
+    uint32_t size, lsize = 1, lrank = 0, nnodes = 1;
+    if (ush_tp_get_u32(&wild, PMIX_JOB_SIZE, &size) &&
+        ush_tp_get_u32(&wild, PMIX_UNIV_SIZE, &size)) {
+        ush_tp_set_error("PMIx_Get(PMIX_JOB_SIZE): the launcher did not provide the job size");
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+    ush_tp_get_u32(&wild, PMIX_LOCAL_SIZE, &lsize);
+    ush_tp_get_u32(&wild, PMIX_NUM_NODES, &nnodes);
+    ush_tp_get_u32(&ush_tp_myproc, PMIX_LOCAL_RANK, &lrank);
+
+    ush_tp_job = (ush_tp_job_t){ .rank = (int)ush_tp_myproc.rank, .size = (int)size,
+                                 .local_rank = (int)lrank, .local_size = (int)lsize,
+                                 .num_nodes = (int)nnodes };
+    ush_tp.local = calloc(size, sizeof(int));
+    if (!ush_tp.local) return USH_TP_ERR_NOMEM;
+
+    pmix_value_t *val = NULL;
+    if (PMIx_Get(&wild, PMIX_LOCAL_PEERS, NULL, 0, &val) == PMIX_SUCCESS && val &&
+        val->type == PMIX_STRING) {
+        ush_tp_parse_local_peers(val->data.string);
+    }
+    if (val) PMIX_VALUE_RELEASE(val);
+    ush_tp.local[ush_tp_job.rank] = 1;
+    return USH_TP_OK;
+}
+
+int ush_tp_is_local(int pe)
+{
+    return ush_tp.local[pe];
+}
+
+static void ush_tp_fence_done(pmix_status_t status, void *cbdata)
+{
+    __atomic_store_n((int *)cbdata, status == PMIX_SUCCESS ? 1 : -1, __ATOMIC_RELEASE);
+}
+
+ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *arg)
+{
+    if (!ush_tp_pmix_up) return USH_TP_OK;
+    int           done = 0;
+    pmix_status_t rc   = PMIx_Fence_nb(NULL, 0, NULL, 0, ush_tp_fence_done, &done);
+    if (rc != PMIX_SUCCESS) {
+        ush_tp_set_error("PMIx_Fence_nb: %s", PMIx_Error_string(rc));
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+    while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) progress(arg);
+    if (done < 0) {
+        ush_tp_set_error("PMIx_Fence_nb failed");
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+    return USH_TP_OK;
+}
+
+/* Publish one blob under key, fence with data collection, and hand every
+ * PE's blob to fn. Used once, by the wire-up. */
+ush_tp_status_t ush_tp_bootstrap_exchange(const char *key, const void *blob, size_t len,
+                                          int (*fn)(int pe, const void *blob, size_t len))
+{
+    if (!ush_tp_pmix_up) {
+        return fn(0, blob, len) ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
+    }
+    pmix_value_t v;
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type          = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = (char *)blob;
+    v.data.bo.size  = len;
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+    if (rc == PMIX_SUCCESS) rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        ush_tp_set_error("PMIx_Put/Commit(%s): %s", key, PMIx_Error_string(rc));
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+
+    pmix_info_t info;
+    bool        collect = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        ush_tp_set_error("PMIx_Fence(collect): %s", PMIx_Error_string(rc));
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        pmix_proc_t   proc;
+        pmix_value_t *val = NULL;
+        PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
+        rc = PMIx_Get(&proc, key, NULL, 0, &val);
+        if (rc != PMIX_SUCCESS || !val || val->type != PMIX_BYTE_OBJECT) {
+            ush_tp_set_error("PMIx_Get(%s) of PE %d: %s", key, pe,
+                             rc != PMIX_SUCCESS ? PMIx_Error_string(rc) : "wrong type");
+            if (val) PMIX_VALUE_RELEASE(val);
+            return USH_TP_ERR_BOOTSTRAP;
+        }
+        int bad = fn(pe, val->data.bo.bytes, val->data.bo.size);
+        PMIX_VALUE_RELEASE(val);
+        if (bad) return USH_TP_ERR_BOOTSTRAP;
+    }
+    return USH_TP_OK;
+}
+
+void ush_tp_abort(int status, const char *msg)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (ush_tp_pmix_up) {
+        PMIx_Abort(status, msg ? msg : "", NULL, 0);
+        /* The launcher kills us; if it does not within a moment, leave. */
+        sleep(2);
+    }
+    _exit(status);
+}
+
+void ush_tp_bootstrap_finalize(void)
+{
+    if (ush_tp_pmix_up) {
+        PMIx_Finalize(NULL, 0);
+        ush_tp_pmix_up = 0;
+    }
+}

@@ -1,0 +1,189 @@
+/*
+ * RMA, atomics, completion and ordering through UCX, for peers and segments
+ * that are not mapped into this process (the layer above handles those with
+ * loads, stores and CPU atomics).
+ */
+#include "ush_tp_impl.h"
+
+#include <string.h>
+
+ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
+{
+    if (req == NULL) return UCS_OK;
+    if (UCS_PTR_IS_ERR(req)) return UCS_PTR_STATUS(req);
+    ucs_status_t st;
+    while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+        ucp_worker_progress(c->worker);
+    }
+    ucp_request_free(req);
+    return st;
+}
+
+/* Completion is tracked by the next flush: drop the request. */
+static inline void ush_tp_detach(const char *op, int pe, ucs_status_ptr_t req)
+{
+    if (UCS_PTR_IS_PTR(req)) {
+        ucp_request_free(req);
+    } else if (UCS_PTR_IS_ERR(req)) {
+        ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(UCS_PTR_STATUS(req)));
+    }
+}
+
+static inline void ush_tp_complete(ush_tp_ctx_t *c, const char *op, int pe,
+                                   ucs_status_ptr_t req)
+{
+    ucs_status_t st = ush_tp_wait(c, req);
+    if (st != UCS_OK) ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(st));
+}
+
+void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
+                size_t len, int blocking)
+{
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    ucs_status_ptr_t    req = ucp_put_nbx(ush_tp_ep(c, pe), src, len, ush_tp_raddr(pe, seg, off),
+                                          ush_tp_rkey(c, pe, seg), &prm);
+    c->pending = 1;
+    if (blocking) {
+        ush_tp_complete(c, "ucp_put_nbx", pe, req);
+    } else {
+        ush_tp_detach("ucp_put_nbx", pe, req);
+    }
+}
+
+void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t len,
+                int blocking)
+{
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    ucs_status_ptr_t    req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
+                                          ush_tp_rkey(c, pe, seg), &prm);
+    c->pending = 1;
+    if (blocking) {
+        ush_tp_complete(c, "ucp_get_nbx", pe, req);
+    } else {
+        ush_tp_detach("ucp_get_nbx", pe, req);
+    }
+}
+
+static const ucp_atomic_op_t ush_tp_amo_ops[] = {
+    [USH_TP_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [USH_TP_AMO_AND] = UCP_ATOMIC_OP_AND,
+    [USH_TP_AMO_OR] = UCP_ATOMIC_OP_OR,     [USH_TP_AMO_XOR] = UCP_ATOMIC_OP_XOR,
+    [USH_TP_AMO_SWAP] = UCP_ATOMIC_OP_SWAP, [USH_TP_AMO_CSWAP] = UCP_ATOMIC_OP_CSWAP,
+};
+
+/* Issue a fetching atomic; the old value lands in result (size bytes).
+ * For CSWAP UCX takes the compare value as the operand and the new value
+ * in the reply buffer. */
+static ucs_status_ptr_t ush_tp_amo_issue(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
+                                         size_t off, const void *operand, void *result,
+                                         size_t size)
+{
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+        .datatype     = ucp_dt_make_contig(size),
+        .reply_buffer = result,
+    };
+    c->pending = 1;
+    return ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], operand, 1,
+                             ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg), &prm);
+}
+
+/* Operands as bit patterns: the low size bytes of a uint64_t (little or big
+ * endian alike, by converting through the right width). */
+static inline void ush_tp_store_width(void *dst, uint64_t v, size_t size)
+{
+    if (size == 4) {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(dst, &v32, 4);
+    } else {
+        memcpy(dst, &v, 8);
+    }
+}
+
+static inline uint64_t ush_tp_load_width(const void *src, size_t size)
+{
+    if (size == 4) {
+        uint32_t v32;
+        memcpy(&v32, src, 4);
+        return v32;
+    }
+    uint64_t v;
+    memcpy(&v, src, 8);
+    return v;
+}
+
+uint64_t ush_tp_amo_fetch(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
+                          uint64_t value, uint64_t cond, size_t size)
+{
+    uint64_t operand, result;
+    if (op == USH_TP_AMO_CSWAP) {
+        ush_tp_store_width(&operand, cond, size);
+        ush_tp_store_width(&result, value, size);
+    } else {
+        ush_tp_store_width(&operand, value, size);
+    }
+    ucs_status_ptr_t req = ush_tp_amo_issue(c, op, pe, seg, off, &operand, &result, size);
+    ush_tp_complete(c, "ucp_atomic_op_nbx", pe, req);
+    return ush_tp_load_width(&result, size);
+}
+
+void ush_tp_amo_fetch_nbi(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
+                          uint64_t value, uint64_t cond, size_t size, void *result)
+{
+    uint64_t operand;
+    if (op == USH_TP_AMO_CSWAP) {
+        ush_tp_store_width(&operand, cond, size);
+        ush_tp_store_width(result, value, size);
+    } else {
+        ush_tp_store_width(&operand, value, size);
+    }
+    /* The operand is copied at issue for atomics of 8 bytes or less
+     * (UCX packs it into the request), so a stack operand is safe. */
+    ucs_status_ptr_t req = ush_tp_amo_issue(c, op, pe, seg, off, &operand, result, size);
+    ush_tp_detach("ucp_atomic_op_nbx", pe, req);
+}
+
+void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
+                     uint64_t value, size_t size)
+{
+    uint64_t operand;
+    ush_tp_store_width(&operand, value, size);
+    if (op == USH_TP_AMO_SWAP) {
+        /* UCX has no non-fetching set: a swap whose reply is waited for,
+         * because its reply buffer must outlive the operation. */
+        (void)ush_tp_amo_fetch(c, op, pe, seg, off, value, 0, size);
+        return;
+    }
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+        .datatype     = ucp_dt_make_contig(size),
+    };
+    c->pending = 1;
+    ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], &operand, 1,
+                                             ush_tp_raddr(pe, seg, off),
+                                             ush_tp_rkey(c, pe, seg), &prm);
+    ush_tp_detach("ucp_atomic_op_nbx", pe, req);
+}
+
+void ush_tp_quiet(ush_tp_ctx_t *c)
+{
+    if (!__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) return;
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    ucs_status_ptr_t    req = ucp_worker_flush_nbx(c->worker, &prm);
+    ucs_status_t        st  = ush_tp_wait(c, req);
+    if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
+    c->pending = 0;
+}
+
+void ush_tp_fence(ush_tp_ctx_t *c)
+{
+    if (!__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) return;
+    /* Stores to mapped peers are visible at once; a UCX put still in
+     * flight to the same PE could land after them. Ordering both paths
+     * takes completing the UCX side, which a flush does. */
+    ush_tp_quiet(c);
+}
+
+void ush_tp_progress(ush_tp_ctx_t *c)
+{
+    ucp_worker_progress(c->worker);
+}

@@ -1,0 +1,369 @@
+/*
+ * UCX context, worker, symmetric segments and wire-up.
+ */
+#include "ush_tp_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ush_tp_state_t ush_tp;
+ush_tp_ctx_t  *ush_tp_ctx_default;
+char         **ush_tp_map;
+int            ush_tp_direct_amo;
+
+static ush_tp_ctx_t ush_tp_ctx_default_obj;
+static char         ush_tp_errbuf[512];
+
+void ush_tp_set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ush_tp_errbuf, sizeof(ush_tp_errbuf), fmt, ap);
+    va_end(ap);
+}
+
+const char *ush_tp_strerror(void)
+{
+    return ush_tp_errbuf;
+}
+
+void ush_tp_fatal(const char *fmt, ...)
+{
+    char    msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ushmem: PE %d: %s\n", ush_tp_job.rank, msg);
+    ush_tp_abort(1, NULL); /* the message is printed above, once */
+}
+
+#define USH_TP_UCX_CHECK(_call, _status)                                           \
+    do {                                                                           \
+        if ((_status) != UCS_OK) {                                                 \
+            ush_tp_set_error("%s: %s", _call, ucs_status_string(_status));        \
+            return USH_TP_ERR_UCX;                                                 \
+        }                                                                          \
+    } while (0)
+
+ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
+{
+    ucp_config_t *config;
+    ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
+    USH_TP_UCX_CHECK("ucp_config_read", st);
+
+    ucp_params_t params = {
+        .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                             UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+        .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI,
+        .estimated_num_eps = (size_t)ush_tp_job.size,
+    };
+    st = ucp_init(&params, config, &ush_tp.context);
+    ucp_config_release(config);
+    USH_TP_UCX_CHECK("ucp_init", st);
+
+    static const ucs_thread_mode_t modes[] = {
+        [USH_TP_THREAD_SINGLE]     = UCS_THREAD_MODE_SINGLE,
+        [USH_TP_THREAD_SERIALIZED] = UCS_THREAD_MODE_SERIALIZED,
+        [USH_TP_THREAD_MULTI]      = UCS_THREAD_MODE_MULTI,
+    };
+    ucp_worker_params_t wparams = {
+        .field_mask  = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+        .thread_mode = modes[thread_mode],
+    };
+    ucp_worker_h worker;
+    st = ucp_worker_create(ush_tp.context, &wparams, &worker);
+    USH_TP_UCX_CHECK("ucp_worker_create", st);
+    ush_tp.thread_mode = thread_mode;
+
+    ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
+    ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
+    if (!ush_tp.peers || !ush_tp_map) return USH_TP_ERR_NOMEM;
+
+    ush_tp_ctx_default = &ush_tp_ctx_default_obj;
+    return ush_tp_ctx_init(ush_tp_ctx_default, worker, 1);
+}
+
+ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, int owns_worker)
+{
+    size_t n     = (size_t)ush_tp_job.size;
+    c->worker    = worker;
+    c->owns_worker = owns_worker;
+    c->pending   = 0;
+    c->eps       = calloc(n, sizeof(*c->eps));
+    c->rkeys     = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
+    pthread_mutex_init(&c->lock, NULL);
+    return (c->eps && c->rkeys) ? USH_TP_OK : USH_TP_ERR_NOMEM;
+}
+
+static ush_tp_status_t ush_tp_seg_map(int seg, ucp_mem_map_params_t *mp)
+{
+    ucp_mem_h    memh;
+    ucs_status_t st = ucp_mem_map(ush_tp.context, mp, &memh);
+    USH_TP_UCX_CHECK("ucp_mem_map", st);
+
+    ucp_mem_attr_t attr = { .field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH };
+    st = ucp_mem_query(memh, &attr);
+    USH_TP_UCX_CHECK("ucp_mem_query", st);
+
+    ush_tp.seg_memh[seg] = memh;
+    ush_tp.seg_base[seg] = attr.address;
+    ush_tp.seg_size[seg] = attr.length;
+    if (seg >= ush_tp.nsegs) ush_tp.nsegs = seg + 1;
+    return USH_TP_OK;
+}
+
+ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out)
+{
+    /* UCX allocates through its shared-memory domains first (sysv, posix),
+     * which is what lets node-local peers map the heap with ucp_rkey_ptr. */
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+        .length     = size + align,
+        .flags      = UCP_MEM_MAP_ALLOCATE,
+    };
+    ush_tp_status_t st = ush_tp_seg_map(seg, &mp);
+    if (st != USH_TP_OK) return st;
+    /* The segment is the aligned part; the rkey covers the whole mapping. */
+    uintptr_t base = ((uintptr_t)ush_tp.seg_base[seg] + align - 1) & ~(uintptr_t)(align - 1);
+    ush_tp.seg_base[seg] = (void *)base;
+    ush_tp.seg_size[seg] = size;
+    *base_out = (void *)base;
+    return USH_TP_OK;
+}
+
+ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size)
+{
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address    = base,
+        .length     = size,
+    };
+    ush_tp_status_t st = ush_tp_seg_map(seg, &mp);
+    /* Registration may round to pages; the segment is what we were given. */
+    ush_tp.seg_base[seg] = base;
+    ush_tp.seg_size[seg] = size;
+    return st;
+}
+
+/* Wire-up blob: u32 nsegs, u32 addr_len, addr, then per segment
+ * u64 base, u64 size, u32 rkey_len, rkey. */
+static void ush_tp_blob_put(char **p, const void *src, size_t len)
+{
+    memcpy(*p, src, len);
+    *p += len;
+}
+
+static int ush_tp_blob_get(const char **p, const char *end, void *dst, size_t len)
+{
+    if ((size_t)(end - *p) < len) return -1;
+    memcpy(dst, *p, len);
+    *p += len;
+    return 0;
+}
+
+static void *ush_tp_dup(const void *src, size_t len)
+{
+    void *d = malloc(len ? len : 1);
+    if (d) memcpy(d, src, len);
+    return d;
+}
+
+static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
+{
+    const char    *p = blob, *end = p + len;
+    ush_tp_peer_t *peer = &ush_tp.peers[pe];
+    uint32_t       nsegs, alen;
+
+    if (ush_tp_blob_get(&p, end, &nsegs, 4) || ush_tp_blob_get(&p, end, &alen, 4) ||
+        nsegs > USH_TP_MAX_SEGS || (size_t)(end - p) < alen) {
+        goto bad;
+    }
+    peer->worker_addr     = ush_tp_dup(p, alen);
+    peer->worker_addr_len = alen;
+    p += alen;
+    for (uint32_t s = 0; s < nsegs; s++) {
+        uint32_t rlen;
+        if (ush_tp_blob_get(&p, end, &peer->seg_base[s], 8) ||
+            ush_tp_blob_get(&p, end, &peer->seg_size[s], 8) ||
+            ush_tp_blob_get(&p, end, &rlen, 4) || (size_t)(end - p) < rlen) {
+            goto bad;
+        }
+        peer->rkey_buf[s] = ush_tp_dup(p, rlen);
+        p += rlen;
+    }
+    return 0;
+bad:
+    ush_tp_set_error("wire-up data of PE %d is malformed (%zu bytes)", pe, len);
+    return -1;
+}
+
+/* Map node-local peers' segments into our address space where UCX can
+ * (memory its shared-memory domains allocated); others stay on UCX. */
+static void ush_tp_map_local_peers(void)
+{
+    int me = ush_tp_job.rank;
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        ush_tp_map[(size_t)me * USH_TP_MAX_SEGS + s] = ush_tp.seg_base[s];
+    }
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        if (pe == me || !ush_tp.local[pe]) continue;
+        for (int s = 0; s < ush_tp.nsegs; s++) {
+            ucp_rkey_h rkey = ush_tp_rkey(ush_tp_ctx_default, pe, s);
+            void      *ptr;
+            if (ucp_rkey_ptr(rkey, ush_tp.peers[pe].seg_base[s], &ptr) == UCS_OK) {
+                ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s] = ptr;
+            }
+        }
+    }
+    /* CPU atomics on mapped memory agree with UCX's only when no network
+     * device performs atomics on the same memory. */
+    ush_tp_direct_amo = ush_tp_job.num_nodes <= 1;
+}
+
+ush_tp_status_t ush_tp_wireup(void)
+{
+    ush_tp_ctx_t   *c = ush_tp_ctx_default;
+    ucp_address_t  *addr;
+    size_t          alen;
+    void           *rkey_buf[USH_TP_MAX_SEGS] = { 0 };
+    size_t          rkey_len[USH_TP_MAX_SEGS] = { 0 };
+    ush_tp_status_t ret = USH_TP_OK;
+    ucs_status_t    st;
+
+    st = ucp_worker_get_address(c->worker, &addr, &alen);
+    USH_TP_UCX_CHECK("ucp_worker_get_address", st);
+
+    size_t blob_len = 8 + alen;
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        st = ucp_rkey_pack(ush_tp.context, ush_tp.seg_memh[s], &rkey_buf[s], &rkey_len[s]);
+        if (st != UCS_OK) {
+            ush_tp_set_error("ucp_rkey_pack: %s", ucs_status_string(st));
+            ret = USH_TP_ERR_UCX;
+            goto out_release;
+        }
+        blob_len += 20 + rkey_len[s];
+    }
+
+    char *blob = malloc(blob_len), *p = blob;
+    if (!blob) {
+        ret = USH_TP_ERR_NOMEM;
+        goto out_release;
+    }
+    uint32_t nsegs = (uint32_t)ush_tp.nsegs, alen32 = (uint32_t)alen;
+    ush_tp_blob_put(&p, &nsegs, 4);
+    ush_tp_blob_put(&p, &alen32, 4);
+    ush_tp_blob_put(&p, addr, alen);
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        uint64_t base = (uintptr_t)ush_tp.seg_base[s], size = ush_tp.seg_size[s];
+        uint32_t rlen = (uint32_t)rkey_len[s];
+        ush_tp_blob_put(&p, &base, 8);
+        ush_tp_blob_put(&p, &size, 8);
+        ush_tp_blob_put(&p, &rlen, 4);
+        ush_tp_blob_put(&p, rkey_buf[s], rkey_len[s]);
+    }
+    ret = ush_tp_bootstrap_exchange("ushmem.wireup", blob, blob_len, ush_tp_peer_unpack);
+    free(blob);
+    if (ret == USH_TP_OK) ush_tp_map_local_peers();
+
+out_release:
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        if (rkey_buf[s]) ucp_rkey_buffer_release(rkey_buf[s]);
+    }
+    ucp_worker_release_address(c->worker, addr);
+    return ret;
+}
+
+ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
+{
+    pthread_mutex_lock(&c->lock);
+    ucp_ep_h ep = c->eps[pe];
+    if (!ep) {
+        ucp_ep_params_t ep_params = {
+            .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
+            .address    = ush_tp.peers[pe].worker_addr,
+        };
+        ucs_status_t st = ucp_ep_create(c->worker, &ep_params, &ep);
+        if (st != UCS_OK) {
+            ush_tp_fatal("ucp_ep_create to PE %d: %s", pe, ucs_status_string(st));
+        }
+        __atomic_store_n(&c->eps[pe], ep, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return ep;
+}
+
+ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
+{
+    ucp_ep_h ep = ush_tp_ep(c, pe);
+    pthread_mutex_lock(&c->lock);
+    ucp_rkey_h *slot = &c->rkeys[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    ucp_rkey_h  rkey = *slot;
+    if (!rkey) {
+        ucs_status_t st = ucp_ep_rkey_unpack(ep, ush_tp.peers[pe].rkey_buf[seg], &rkey);
+        if (st != UCS_OK) {
+            ush_tp_fatal("ucp_ep_rkey_unpack for PE %d segment %d: %s", pe, seg,
+                         ucs_status_string(st));
+        }
+        __atomic_store_n(slot, rkey, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rkey;
+}
+
+static void ush_tp_progress_worker(void *worker)
+{
+    ucp_worker_progress(worker);
+}
+
+void ush_tp_ctx_fini(ush_tp_ctx_t *c)
+{
+    size_t n = (size_t)ush_tp_job.size;
+    for (size_t i = 0; i < n * USH_TP_MAX_SEGS; i++) {
+        if (c->rkeys[i]) ucp_rkey_destroy(c->rkeys[i]);
+    }
+    /* Close every endpoint with a flush, so nothing is left queued on it,
+     * and keep progressing until the whole job has done the same: a peer
+     * may still need this PE to drain what it sends. */
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    for (size_t pe = 0; pe < n; pe++) {
+        if (!c->eps[pe]) continue;
+        ucs_status_t st = ush_tp_wait(c, ucp_ep_close_nbx(c->eps[pe], &prm));
+        if (st != UCS_OK && st != UCS_ERR_CANCELED && st != UCS_ERR_CONNECTION_RESET &&
+            st != UCS_ERR_ENDPOINT_TIMEOUT) {
+            fprintf(stderr, "ushmem: PE %d: shmem_finalize: closing the endpoint to PE %zu: %s\n",
+                    ush_tp_job.rank, pe, ucs_status_string(st));
+        }
+    }
+    if (c->owns_worker) {
+        if (ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
+            fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
+                    ush_tp_strerror());
+        }
+        ucp_worker_destroy(c->worker);
+    }
+    free(c->eps);
+    free(c->rkeys);
+    pthread_mutex_destroy(&c->lock);
+}
+
+void ush_tp_finalize(void)
+{
+    if (!ush_tp.context) return;
+    ush_tp_ctx_fini(ush_tp_ctx_default);
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);
+    }
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        free(ush_tp.peers[pe].worker_addr);
+        for (int s = 0; s < USH_TP_MAX_SEGS; s++) free(ush_tp.peers[pe].rkey_buf[s]);
+    }
+    free(ush_tp.peers);
+    free(ush_tp_map);
+    ucp_cleanup(ush_tp.context);
+    free(ush_tp.local);
+    memset(&ush_tp, 0, sizeof(ush_tp));
+}

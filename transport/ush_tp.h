@@ -1,0 +1,103 @@
+/*
+ * The transport layer: everything that talks to PMIx or UCX. It includes no
+ * OpenSHMEM header; the layer above speaks to it in PEs, segment ids and
+ * byte offsets.
+ *
+ * Errors come back as ush_tp_status_t; ush_tp_strerror() gives the reason
+ * (the UCX or PMIx message) for the caller's report.
+ */
+#ifndef USH_TP_H
+#define USH_TP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define USH_TP_MAX_SEGS 4
+
+typedef enum {
+    USH_TP_OK = 0,
+    USH_TP_ERR_BOOTSTRAP,   /* PMIx call failed */
+    USH_TP_ERR_UCX,         /* UCX call failed */
+    USH_TP_ERR_NOMEM
+} ush_tp_status_t;
+
+/* What the bootstrap learned about the job. */
+typedef struct {
+    int rank, size;
+    int local_rank, local_size;
+    int num_nodes;
+    int singleton;           /* started without a launcher: one PE */
+} ush_tp_job_t;
+
+extern ush_tp_job_t ush_tp_job;
+
+typedef enum {
+    USH_TP_THREAD_SINGLE,
+    USH_TP_THREAD_SERIALIZED,
+    USH_TP_THREAD_MULTI
+} ush_tp_thread_t;
+
+typedef struct ush_tp_ctx ush_tp_ctx_t;
+
+/* -- bootstrap (PMIx) ------------------------------------------------------ */
+ush_tp_status_t ush_tp_bootstrap_init(void);
+/* 1 when pe runs on this node. */
+int             ush_tp_is_local(int pe);
+void            ush_tp_abort(int status, const char *msg) __attribute__((noreturn));
+void            ush_tp_bootstrap_finalize(void);
+
+/* -- UCX ------------------------------------------------------------------- */
+ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode);
+/* Allocates and registers segment seg: memory peers on this node can map.
+ * Its base is aligned to align (a power of two). */
+ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out);
+/* Registers existing memory (the executable's static data) as segment seg. */
+ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size);
+/* One PMIx fence: every PE's worker address and segments (base, size,
+ * packed rkey); then maps node-local peers' segments where UCX can. */
+ush_tp_status_t ush_tp_wireup(void);
+void            ush_tp_finalize(void);
+const char     *ush_tp_strerror(void);   /* reason of the last failure */
+
+extern ush_tp_ctx_t *ush_tp_ctx_default;
+
+/* Local address of pe's segment seg where it is mapped (self, or a
+ * node-local peer whose segment ucp_rkey_ptr could map), else NULL.
+ * Indexed [pe * USH_TP_MAX_SEGS + seg]. */
+extern char **ush_tp_map;
+/* CPU atomics on mapped addresses are coherent with every other path that
+ * reaches the same memory (true when the job is on one node). */
+extern int ush_tp_direct_amo;
+
+static inline char *ush_tp_mapped(int pe, int seg)
+{
+    return ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+}
+
+/* -- operations through UCX (for peers/segments that are not mapped) ------ */
+typedef enum {
+    USH_TP_AMO_ADD, USH_TP_AMO_AND, USH_TP_AMO_OR, USH_TP_AMO_XOR,
+    USH_TP_AMO_SWAP, USH_TP_AMO_CSWAP
+} ush_tp_amo_t;
+
+/* blocking: wait for local completion (source reusable / data arrived). */
+void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
+                size_t len, int blocking);
+void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst,
+                size_t len, int blocking);
+/* Fetching atomic; CSWAP: stores value where old == cond. Blocking. */
+uint64_t ush_tp_amo_fetch(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
+                          size_t off, uint64_t value, uint64_t cond, size_t size);
+/* Fetching atomic whose result lands in *result by the next quiet. */
+void ush_tp_amo_fetch_nbi(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
+                          size_t off, uint64_t value, uint64_t cond, size_t size,
+                          void *result);
+/* Non-fetching atomic (ADD/AND/OR/XOR; SWAP acts as a set). */
+void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
+                     size_t off, uint64_t value, size_t size);
+
+void ush_tp_quiet(ush_tp_ctx_t *c);
+void ush_tp_fence(ush_tp_ctx_t *c);
+void ush_tp_progress(ush_tp_ctx_t *c);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * Transport internals shared by the files of transport/.
+ */
+#ifndef USH_TP_IMPL_H
+#define USH_TP_IMPL_H
+
+#include "ush_tp.h"
+#include <pthread.h>
+#include <ucp/api/ucp.h>
+
+/* What a PE published about itself at wire-up. */
+typedef struct {
+    void    *worker_addr;               /* ucp worker address blob */
+    size_t   worker_addr_len;
+    uint64_t seg_base[USH_TP_MAX_SEGS];
+    uint64_t seg_size[USH_TP_MAX_SEGS];
+    void    *rkey_buf[USH_TP_MAX_SEGS]; /* packed rkeys */
+} ush_tp_peer_t;
+
+struct ush_tp_ctx {
+    ucp_worker_h     worker;
+    ucp_ep_h        *eps;       /* [pe], created on first use */
+    ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
+    int              pending;   /* UCX operations issued since the last quiet */
+    int              owns_worker;
+    pthread_mutex_t  lock;      /* endpoint/rkey creation under THREAD_MULTI */
+};
+
+typedef struct {
+    ucp_context_h   context;
+    ucp_mem_h       seg_memh[USH_TP_MAX_SEGS];
+    void           *seg_base[USH_TP_MAX_SEGS];
+    size_t          seg_size[USH_TP_MAX_SEGS];
+    int             nsegs;
+    ush_tp_peer_t  *peers;      /* [pe] */
+    ush_tp_thread_t thread_mode;
+    int            *local;      /* [pe]: on this node */
+} ush_tp_state_t;
+
+extern ush_tp_state_t ush_tp;
+
+/* "ushmem: PE <n>: <message>" and the whole job ends. */
+void ush_tp_fatal(const char *fmt, ...) __attribute__((noreturn, cold, format(printf, 1, 2)));
+/* Remember the reason of a failure for ush_tp_strerror(). */
+void ush_tp_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Slow path of endpoint / rkey lookup. */
+ucp_ep_h   ush_tp_ep_create(ush_tp_ctx_t *c, int pe);
+ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg);
+
+static inline ucp_ep_h ush_tp_ep(ush_tp_ctx_t *c, int pe)
+{
+    ucp_ep_h ep = __atomic_load_n(&c->eps[pe], __ATOMIC_ACQUIRE);
+    return ep ? ep : ush_tp_ep_create(c, pe);
+}
+
+static inline ucp_rkey_h ush_tp_rkey(ush_tp_ctx_t *c, int pe, int seg)
+{
+    ucp_rkey_h rk = __atomic_load_n(&c->rkeys[(size_t)pe * USH_TP_MAX_SEGS + seg],
+                                    __ATOMIC_ACQUIRE);
+    return rk ? rk : ush_tp_rkey_unpack(c, pe, seg);
+}
+
+static inline uint64_t ush_tp_raddr(int pe, int seg, size_t off)
+{
+    return ush_tp.peers[pe].seg_base[seg] + off;
+}
+
+/* Publish one blob under key, fence with data collection, and hand every
+ * PE's blob to fn (which returns non-zero on a malformed blob). */
+ush_tp_status_t ush_tp_bootstrap_exchange(const char *key, const void *blob, size_t len,
+                                          int (*fn)(int pe, const void *blob, size_t len));
+
+/* A fence across the job during which progress(arg) keeps running, so
+ * peers still draining traffic towards this PE are served. */
+ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *arg);
+
+/* Create a context's worker-side state (eps/rkeys arrays). */
+ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, int owns_worker);
+void            ush_tp_ctx_fini(ush_tp_ctx_t *c);
+
+/* Wait for a request returned by a *_nbx call, driving progress. */
+ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req);
+
+#endif
