@@ -33,6 +33,10 @@ void ush_symm_init(void)
 
     if ((uintptr_t)__data_start && (uintptr_t)_end > (uintptr_t)__data_start) {
         size_t dsize = (size_t)(_end - __data_start);
+        if (ush_g.env.share_static && ush_tp_seg_share(USH_SEG_DATA, __data_start, dsize)) {
+            ush_warn("shmem_init", "%s; static data is reached through UCX instead",
+                     ush_tp_strerror());
+        }
         st = ush_tp_seg_register(USH_SEG_DATA, __data_start, dsize);
         if (st != USH_TP_OK) {
             ush_fatal("shmem_init", "cannot register the program's static data (%zu bytes): %s",

@@ -29,7 +29,10 @@
       "PE 0 prints the library name and version at init.")                            \
     X(yield, YIELD, STRING, "auto",                                                   \
       "Yield the CPU in waiting loops: auto (when node-local PEs outnumber cores), "  \
-      "always or never.")
+      "always or never.")                                                             \
+    X(share_static, SHARE_STATIC, BOOL, "1",                                          \
+      "Back the program's static data with shared memory so PEs on the same node "   \
+      "reach it with loads and stores; 0 sends it through UCX.")
 
 typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
 

@@ -194,6 +194,7 @@ static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
         }
         peer->rkey_buf[s] = ush_tp_dup(p, rlen);
         p += rlen;
+        if (ush_tp_blob_get(&p, end, &peer->share[s], sizeof(peer->share[s]))) goto bad;
     }
     return 0;
 bad:
@@ -201,8 +202,9 @@ bad:
     return -1;
 }
 
-/* Map node-local peers' segments into our address space where UCX can
- * (memory its shared-memory domains allocated); others stay on UCX. */
+/* Map node-local peers' segments into our address space: a segment the
+ * peer shared through a memfd (its static data), or one UCX can map
+ * (memory its shared-memory domains allocated). Others stay on UCX. */
 static void ush_tp_map_local_peers(void)
 {
     int me = ush_tp_job.rank;
@@ -212,11 +214,12 @@ static void ush_tp_map_local_peers(void)
     for (int pe = 0; pe < ush_tp_job.size; pe++) {
         if (pe == me || !ush_tp.local[pe]) continue;
         for (int s = 0; s < ush_tp.nsegs; s++) {
-            ucp_rkey_h rkey = ush_tp_rkey(ush_tp_ctx_default, pe, s);
-            void      *ptr;
-            if (ucp_rkey_ptr(rkey, ush_tp.peers[pe].seg_base[s], &ptr) == UCS_OK) {
-                ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s] = ptr;
+            void *ptr = ush_tp_share_attach(pe, s);
+            if (!ptr && ucp_rkey_ptr(ush_tp_rkey(ush_tp_ctx_default, pe, s),
+                                     ush_tp.peers[pe].seg_base[s], &ptr) != UCS_OK) {
+                ptr = NULL;
             }
+            ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s] = ptr;
         }
     }
     /* CPU atomics on mapped memory agree with UCX's only when no network
@@ -245,7 +248,7 @@ ush_tp_status_t ush_tp_wireup(void)
             ret = USH_TP_ERR_UCX;
             goto out_release;
         }
-        blob_len += 20 + rkey_len[s];
+        blob_len += 20 + rkey_len[s] + sizeof(ush_tp_share_t);
     }
 
     char *blob = malloc(blob_len), *p = blob;
@@ -264,6 +267,7 @@ ush_tp_status_t ush_tp_wireup(void)
         ush_tp_blob_put(&p, &size, 8);
         ush_tp_blob_put(&p, &rlen, 4);
         ush_tp_blob_put(&p, rkey_buf[s], rkey_len[s]);
+        ush_tp_blob_put(&p, &ush_tp.seg_share[s], sizeof(ush_tp_share_t));
     }
     ret = ush_tp_bootstrap_exchange("ushmem.wireup", blob, blob_len, ush_tp_peer_unpack);
     free(blob);
@@ -354,6 +358,7 @@ void ush_tp_finalize(void)
 {
     if (!ush_tp.context) return;
     ush_tp_ctx_fini(ush_tp_ctx_default);
+    ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {
         if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);
     }

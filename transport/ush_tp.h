@@ -51,6 +51,9 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode);
 /* Allocates and registers segment seg: memory peers on this node can map.
  * Its base is aligned to align (a power of two). */
 ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out);
+/* Backs existing memory with a memfd in place (same address, same
+ * contents) so node-local peers can map it too. Call before registering. */
+ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size);
 /* Registers existing memory (the executable's static data) as segment seg. */
 ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size);
 /* One PMIx fence: every PE's worker address and segments (base, size,

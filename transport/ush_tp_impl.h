@@ -8,6 +8,15 @@
 #include <pthread.h>
 #include <ucp/api/ucp.h>
 
+/* A segment backed by a memfd that node-local peers open through
+ * /proc/<pid>/fd/<fd> and map (shared.c); len 0 when not shared. */
+typedef struct {
+    int32_t  pid;
+    int32_t  fd;
+    uint64_t offset; /* of the segment's base within the mapping */
+    uint64_t len;    /* of the mapping */
+} ush_tp_share_t;
+
 /* What a PE published about itself at wire-up. */
 typedef struct {
     void    *worker_addr;               /* ucp worker address blob */
@@ -15,6 +24,8 @@ typedef struct {
     uint64_t seg_base[USH_TP_MAX_SEGS];
     uint64_t seg_size[USH_TP_MAX_SEGS];
     void    *rkey_buf[USH_TP_MAX_SEGS]; /* packed rkeys */
+    ush_tp_share_t share[USH_TP_MAX_SEGS];
+    char          *share_map[USH_TP_MAX_SEGS]; /* where we mapped it, or NULL */
 } ush_tp_peer_t;
 
 struct ush_tp_ctx {
@@ -31,6 +42,7 @@ typedef struct {
     ucp_mem_h       seg_memh[USH_TP_MAX_SEGS];
     void           *seg_base[USH_TP_MAX_SEGS];
     size_t          seg_size[USH_TP_MAX_SEGS];
+    ush_tp_share_t  seg_share[USH_TP_MAX_SEGS];
     int             nsegs;
     ush_tp_peer_t  *peers;      /* [pe] */
     ush_tp_thread_t thread_mode;
@@ -78,6 +90,10 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *
 /* Create a context's worker-side state (eps/rkeys arrays). */
 ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, int owns_worker);
 void            ush_tp_ctx_fini(ush_tp_ctx_t *c);
+
+/* Map node-local peer pe's shared segment seg; NULL when it cannot be. */
+char *ush_tp_share_attach(int pe, int seg);
+void  ush_tp_share_detach_all(void);
 
 /* Wait for a request returned by a *_nbx call, driving progress. */
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req);

@@ -92,6 +92,7 @@ function(ush_add_pe_test)
         set(watchdog 5)
     endif()
 
+    set(labels pe ${A_LABELS})
     foreach(np IN LISTS A_NPES)
         set(test pe.${A_NAME}.np${np})
         add_test(NAME ${test}
@@ -102,7 +103,7 @@ function(ush_add_pe_test)
                          ${USH_PE_NP_FLAG} ${np} $<TARGET_FILE:${tgt}> ${A_ARGS})
         set_tests_properties(${test} PROPERTIES
             TIMEOUT ${A_TIMEOUT}
-            LABELS "pe;${A_LABELS}"
+            LABELS "${labels}"
             # ctest -jN counts the PEs, so parallel ctest does not pile
             # 8-PE jobs onto 2 cores.
             PROCESSORS ${np})

@@ -1,0 +1,86 @@
+/*
+ * Static data that node-local peers can map.
+ *
+ * Without XPMEM no transport maps another process's ordinary memory, so
+ * every access to a peer's global variable would go through UCX (CMA or
+ * active-message emulation, which needs the peer to call into the
+ * library). Instead, at start-up the executable's data and bss are moved
+ * onto a memfd in place: same address, same contents, now MAP_SHARED. A
+ * peer on the node opens the memfd through /proc/<pid>/fd/<fd> and maps it,
+ * after which puts, gets and atomics to static data are plain loads,
+ * stores and CPU atomics, like the heap's.
+ */
+#include "ush_tp_impl.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
+{
+    size_t    page  = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)base & ~(page - 1);
+    uintptr_t end   = ((uintptr_t)base + size + page - 1) & ~(page - 1);
+    size_t    len   = end - start;
+    char     *copy;
+
+    int fd = memfd_create("ushmem-static", MFD_CLOEXEC);
+    if (fd < 0) goto err;
+    if (ftruncate(fd, (off_t)len) != 0) goto err_close;
+    copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (copy == MAP_FAILED) goto err_close;
+    memcpy(copy, (void *)start, len);
+    munmap(copy, len);
+
+    /* Replace the pages in place. Nothing else runs in this process's
+     * static data between the copy and the swap: start-up is single
+     * threaded, and UCX's threads keep their state in libucs. */
+    if (mmap((void *)start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+        MAP_FAILED) {
+        /* The old mapping is intact when MAP_FIXED fails. */
+        goto err_close;
+    }
+    ush_tp.seg_share[seg] = (ush_tp_share_t){ .pid = (int32_t)getpid(), .fd = fd,
+                                              .offset = (uintptr_t)base - start, .len = len };
+    return USH_TP_OK;
+
+err_close:
+    close(fd);
+err:
+    ush_tp_set_error("sharing static data (%zu bytes): %m", size);
+    return USH_TP_ERR_NOMEM;
+}
+
+char *ush_tp_share_attach(int pe, int seg)
+{
+    const ush_tp_share_t *sh = &ush_tp.peers[pe].share[seg];
+    char                  path[64];
+
+    if (sh->len == 0) return NULL;
+    snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)sh->pid, (int)sh->fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return NULL; /* not permitted here: the peer stays on UCX */
+    char *map = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return NULL;
+
+    ush_tp.peers[pe].share_map[seg] = map;
+    return map + sh->offset;
+}
+
+void ush_tp_share_detach_all(void)
+{
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
+            ush_tp_peer_t *peer = &ush_tp.peers[pe];
+            if (peer->share_map[s]) munmap(peer->share_map[s], peer->share[s].len);
+        }
+    }
+    /* Our own static data stays on its memfd (the program still runs on
+     * it); only the descriptor peers opened it through is closed. */
+    for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
+        if (ush_tp.seg_share[s].len) close(ush_tp.seg_share[s].fd);
+    }
+}
