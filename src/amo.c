@@ -7,6 +7,7 @@
 #include "ush.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
+#include "transport/ush_bits.h"
 #include "transport/ush_tp.h"
 
 static const ush_tp_amo_t ush_amo_tp_op[] = {
@@ -87,12 +88,7 @@ void ush_amo_fetch_nbi(shmem_ctx_t ctx, ush_amo_op_t op, void *fetch, void *dest
     size_t off;
     char  *map = ush_amo_target(dest, size, pe, &seg, &off);
     if (map) {
-        uint64_t old = ush_cpu_amo(map + off, op, value, cond, size);
-        if (size == 4) {
-            *(uint32_t *)fetch = (uint32_t)old;
-        } else {
-            *(uint64_t *)fetch = old;
-        }
+        ush_bits_store(fetch, ush_cpu_amo(map + off, op, value, cond, size), size);
         return;
     }
     ush_tp_amo_fetch_nbi(ctx->tp, ush_amo_tp_op[op], pe, seg, off,

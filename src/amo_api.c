@@ -9,6 +9,7 @@
 #include "ush_check.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
+#include "transport/ush_bits.h"
 
 #include <string.h>
 
@@ -17,33 +18,6 @@
     _Static_assert(sizeof(T) == 4 || sizeof(T) == 8,                          \
                    "shmem_" #N " atomics need a 4- or 8-byte type");
 USHMEM_AMO_EXT_TYPES(USH_AMO_SIZE_OK)
-
-/* ---- Bit patterns --------------------------------------------------------- */
-
-/* The object's bytes as the low `size` bytes of a uint64_t: memcpy through
- * an integer of the same width keeps floats exact and works on either byte
- * order. `size` is a constant at every call, so this folds to a move. */
-static inline uint64_t ush_to_bits(const void *p, size_t size)
-{
-    if (size == 4) {
-        uint32_t u;
-        memcpy(&u, p, 4);
-        return u;
-    }
-    uint64_t u;
-    memcpy(&u, p, 8);
-    return u;
-}
-
-static inline void ush_from_bits(void *p, uint64_t bits, size_t size)
-{
-    if (size == 4) {
-        uint32_t u = (uint32_t)bits;
-        memcpy(p, &u, 4);
-    } else {
-        memcpy(p, &bits, 8);
-    }
-}
 
 /* ---- Checks and dispatch shared by every routine ---------------------------- */
 
@@ -62,9 +36,9 @@ static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_a
                                      const void *cond, size_t size, int pe)
 {
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
-    uint64_t bits = ush_amo_fetch(ctx, op, (void *)remote, value ? ush_to_bits(value, size) : 0,
-                                  cond ? ush_to_bits(cond, size) : 0, size, pe);
-    ush_from_bits(old, bits, size);
+    uint64_t bits = ush_amo_fetch(ctx, op, (void *)remote, value ? ush_bits_load(value, size) : 0,
+                                  cond ? ush_bits_load(cond, size) : 0, size, pe);
+    ush_bits_store(old, bits, size);
 }
 
 /* Non-fetching atomic. */
@@ -72,7 +46,7 @@ static inline void ush_api_amo_post(const char *routine, shmem_ctx_t ctx, ush_am
                                     void *dest, const void *value, size_t size, int pe)
 {
     ush_amo_check(routine, ctx, "dest", dest, size, pe);
-    ush_amo_post(ctx, op, dest, ush_to_bits(value, size), size, pe);
+    ush_amo_post(ctx, op, dest, ush_bits_load(value, size), size, pe);
 }
 
 /* Non-blocking fetching atomic: the old value lands in *fetch by the next
@@ -82,8 +56,8 @@ static inline void ush_api_amo_nbi(const char *routine, shmem_ctx_t ctx, ush_amo
                                    const void *cond, size_t size, int pe)
 {
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
-    ush_amo_fetch_nbi(ctx, op, fetch, (void *)remote, value ? ush_to_bits(value, size) : 0,
-                      cond ? ush_to_bits(cond, size) : 0, size, pe);
+    ush_amo_fetch_nbi(ctx, op, fetch, (void *)remote, value ? ush_bits_load(value, size) : 0,
+                      cond ? ush_bits_load(cond, size) : 0, size, pe);
 }
 
 /* ---- Standard AMO types: inc, fetch_inc, add, fetch_add, compare_swap ------- */

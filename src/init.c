@@ -18,24 +18,27 @@
 
 ush_state_t ush_g = { .my_pe = -1 };
 
+static void ush_vreport(const char *routine, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
+}
+
 void ush_warn(const char *routine, const char *fmt, ...)
 {
-    char    msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    ush_vreport(routine, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
 }
 
 void ush_fatal(const char *routine, const char *fmt, ...)
 {
-    char    msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    ush_vreport(routine, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
     ush_tp_abort(1, NULL); /* the message is printed above, once */
 }
 

@@ -19,52 +19,41 @@ static inline int ush_translate(const void *addr, size_t len, size_t *off)
     return seg;
 }
 
-void ush_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+/* Contiguous transfer: a copy through the mapping, or UCX; blocking waits
+ * for local completion (source reusable, destination filled). */
+static inline void ush_contig(shmem_ctx_t ctx, int is_put, int blocking, void *dest,
+                              const void *src, size_t nbytes, int pe)
 {
     size_t off;
-    int    seg = ush_translate(dest, nbytes, &off);
+    int    seg = ush_translate(is_put ? dest : src, nbytes, &off);
     char  *map = ush_tp_mapped(pe, seg);
     if (map) {
-        memcpy(map + off, src, nbytes);
+        memcpy(is_put ? map + off : dest, is_put ? src : map + off, nbytes);
+    } else if (is_put) {
+        ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, blocking);
     } else {
-        ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, 1);
+        ush_tp_get(ctx->tp, pe, seg, off, dest, nbytes, blocking);
     }
+}
+
+void ush_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
+{
+    ush_contig(ctx, 1, 1, dest, src, nbytes, pe);
 }
 
 void ush_put_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
 {
-    size_t off;
-    int    seg = ush_translate(dest, nbytes, &off);
-    char  *map = ush_tp_mapped(pe, seg);
-    if (map) {
-        memcpy(map + off, src, nbytes);
-    } else {
-        ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, 0);
-    }
+    ush_contig(ctx, 1, 0, dest, src, nbytes, pe);
 }
 
 void ush_get(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
 {
-    size_t off;
-    int    seg = ush_translate(src, nbytes, &off);
-    char  *map = ush_tp_mapped(pe, seg);
-    if (map) {
-        memcpy(dest, map + off, nbytes);
-    } else {
-        ush_tp_get(ctx->tp, pe, seg, off, dest, nbytes, 1);
-    }
+    ush_contig(ctx, 0, 1, dest, src, nbytes, pe);
 }
 
 void ush_get_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
 {
-    size_t off;
-    int    seg = ush_translate(src, nbytes, &off);
-    char  *map = ush_tp_mapped(pe, seg);
-    if (map) {
-        memcpy(dest, map + off, nbytes);
-    } else {
-        ush_tp_get(ctx->tp, pe, seg, off, dest, nbytes, 0);
-    }
+    ush_contig(ctx, 0, 0, dest, src, nbytes, pe);
 }
 
 /* Strided transfers: element by element, issued without waiting and

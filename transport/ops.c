@@ -4,6 +4,7 @@
  * loads, stores and CPU atomics).
  */
 #include "ush_tp_impl.h"
+#include "ush_bits.h"
 
 #include <string.h>
 
@@ -87,43 +88,19 @@ static ucs_status_ptr_t ush_tp_amo_issue(ush_tp_ctx_t *c, ush_tp_amo_t op, int p
                              ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg), &prm);
 }
 
-/* Operands as bit patterns: the low size bytes of a uint64_t (little or big
- * endian alike, by converting through the right width). */
-static inline void ush_tp_store_width(void *dst, uint64_t v, size_t size)
-{
-    if (size == 4) {
-        uint32_t v32 = (uint32_t)v;
-        memcpy(dst, &v32, 4);
-    } else {
-        memcpy(dst, &v, 8);
-    }
-}
-
-static inline uint64_t ush_tp_load_width(const void *src, size_t size)
-{
-    if (size == 4) {
-        uint32_t v32;
-        memcpy(&v32, src, 4);
-        return v32;
-    }
-    uint64_t v;
-    memcpy(&v, src, 8);
-    return v;
-}
-
 uint64_t ush_tp_amo_fetch(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
                           uint64_t value, uint64_t cond, size_t size)
 {
     uint64_t operand, result;
     if (op == USH_TP_AMO_CSWAP) {
-        ush_tp_store_width(&operand, cond, size);
-        ush_tp_store_width(&result, value, size);
+        ush_bits_store(&operand, cond, size);
+        ush_bits_store(&result, value, size);
     } else {
-        ush_tp_store_width(&operand, value, size);
+        ush_bits_store(&operand, value, size);
     }
     ucs_status_ptr_t req = ush_tp_amo_issue(c, op, pe, seg, off, &operand, &result, size);
     ush_tp_complete(c, "ucp_atomic_op_nbx", pe, req);
-    return ush_tp_load_width(&result, size);
+    return ush_bits_load(&result, size);
 }
 
 void ush_tp_amo_fetch_nbi(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
@@ -131,10 +108,10 @@ void ush_tp_amo_fetch_nbi(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, siz
 {
     uint64_t operand;
     if (op == USH_TP_AMO_CSWAP) {
-        ush_tp_store_width(&operand, cond, size);
-        ush_tp_store_width(result, value, size);
+        ush_bits_store(&operand, cond, size);
+        ush_bits_store(result, value, size);
     } else {
-        ush_tp_store_width(&operand, value, size);
+        ush_bits_store(&operand, value, size);
     }
     /* The operand is copied at issue for atomics of 8 bytes or less
      * (UCX packs it into the request), so a stack operand is safe. */
@@ -146,7 +123,7 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
                      uint64_t value, size_t size)
 {
     uint64_t operand;
-    ush_tp_store_width(&operand, value, size);
+    ush_bits_store(&operand, value, size);
     if (op == USH_TP_AMO_SWAP) {
         /* UCX has no non-fetching set: a swap whose reply is waited for,
          * because its reply buffer must outlive the operation. */
