@@ -14,32 +14,36 @@
 
 #include <stdint.h>
 
-#define USH_BARRIER_ROUNDS 32 /* enough for 2^32 PEs */
-
-static uint64_t *ush_barrier_flags; /* symmetric: [USH_BARRIER_ROUNDS] */
+static uint64_t *ush_barrier_flags; /* symmetric: the world's barrier flags */
 static uint64_t  ush_barrier_seq;
 
 void ush_coll_init(void)
 {
-    ush_barrier_flags = ush_symm_internal_alloc(USH_BARRIER_ROUNDS * sizeof(uint64_t));
-    for (int r = 0; r < USH_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
+    ush_barrier_flags = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
+    for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
     ush_barrier_seq = 0;
+    ush_coll_select_init();
 }
 
-void ush_sync_all(void)
+void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq)
 {
-    int      n   = ush_g.n_pes, me = ush_g.my_pe;
-    uint64_t seq = ++ush_barrier_seq;
+    int      n = set->size, me = set->me;
+    uint64_t s = ++*seq;
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        int to = (me + dist) % n;
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &ush_barrier_flags[r], seq,
-                     sizeof(uint64_t), to);
-        while (__atomic_load_n(&ush_barrier_flags[r], __ATOMIC_ACQUIRE) < seq) {
+        int to = ush_coll_pe(set, (me + dist) % n);
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
+        while (__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) < s) {
             ush_wait_step();
         }
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void ush_sync_all(void)
+{
+    ush_coll_set_t world = { .start = 0, .stride = 1, .size = ush_g.n_pes, .me = ush_g.my_pe };
+    ush_coll_barrier_seq(&world, ush_barrier_flags, &ush_barrier_seq);
 }
 
 void ush_barrier_all(void)

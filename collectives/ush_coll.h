@@ -1,11 +1,134 @@
 /*
  * Collective algorithms. They use the internal layer of src/ (ush_rma.h),
- * never the public shmem_* names.
+ * never the public shmem_* names, so a profiling tool sees one call per
+ * user call.
  */
 #ifndef USH_COLL_H
 #define USH_COLL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+/* The PEs a collective runs over: world PEs start + i * stride for
+ * 0 <= i < size; this PE is member me (or -1 when not a member). Active
+ * sets (PE_start, logPE_stride, PE_size) and teams both reduce to this. */
+typedef struct {
+    int start;
+    int stride;
+    int size;
+    int me;
+} ush_coll_set_t;
+
+static inline int ush_coll_pe(const ush_coll_set_t *set, int i)
+{
+    return set->start + i * set->stride;
+}
+
+/* Rounds a dissemination barrier needs at most (2^32 PEs). */
+#define USH_COLL_BARRIER_ROUNDS 32
+
+/* Dissemination barrier over set. flags: symmetric
+ * uint64_t[USH_COLL_BARRIER_ROUNDS] owned by this set (never reset: each
+ * barrier stores a larger sequence number); seq: this PE's private count of
+ * barriers on these flags, the same on every member. Completes no
+ * outstanding operations (that is the caller's quiet). */
+void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq);
+
 /* Internal symmetric state of the collectives, allocated at init. */
 void ush_coll_init(void);
+
+/* Read and check SHMEM_<KIND>_ALGORITHM (select.c); a bad name is fatal,
+ * so it is caught at start-up rather than at the first collective. */
+void ush_coll_select_init(void);
+
+
+/* ======================================================================
+ * Below: the collective algorithms (every collectives/ file but barrier.c).
+ * ====================================================================== */
+
+#include <ushmem/types.h>
+
+/* Where a collective keeps its cross-PE state.
+ *   w        symmetric words, USH_COLL_W_TOTAL of them: the caller's pSync
+ *            (active set) or one bank of the team's sync words. A flag
+ *            counts signals not yet consumed (a signal adds one, a wait
+ *            takes one back), so a word is 0 again once its owner has seen
+ *            every signal, and a peer already in the next call on the same
+ *            words only leaves a count behind instead of being lost.
+ *   scratch  symmetric receive buffer of scratch_bytes (pWrk or the team's
+ *            scratch); reductions and scans only. */
+typedef struct {
+    ush_coll_set_t set;
+    uint64_t      *w;
+    void          *scratch;
+    size_t         scratch_bytes;
+} ush_coll_sync_t;
+
+/* Words a collective may use (SHMEM_*_SYNC_SIZE must cover them; the
+ * active-set barrier uses only the first USH_COLL_W_BAR_WORDS). */
+#define USH_COLL_W_BAR_WORDS 32
+#define USH_COLL_W_TOTAL     136
+
+/* 1 if another member may store into word i of a collective's sync words
+ * before this member has entered the call (its "ready" flags and
+ * counters): a pSync check on entry must not judge those. */
+int ush_coll_word_early(size_t i);
+
+typedef enum {
+    USH_COLL_BARRIER,
+    USH_COLL_BCAST,
+    USH_COLL_COLLECT,
+    USH_COLL_FCOLLECT,
+    USH_COLL_ALLTOALL,
+    USH_COLL_REDUCE,
+    USH_COLL_KINDS
+} ush_coll_kind_t;
+
+/* The algorithm for one call: forced by SHMEM_<KIND>_ALGORITHM, else the
+ * selection table by (kind, bytes, set size). bytes and n must be the same
+ * on every member. Returns an index into that kind's name list. */
+int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n);
+/* Name of algorithm `algo` of `kind` (for messages and docs). */
+const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo);
+
+/* inout[i] = inout[i] OP in[i] for i < n. */
+typedef void (*ush_coll_op_fn_t)(void *inout, const void *in, size_t n);
+
+/* The algorithms. Each returns the number of signal rounds it used (no
+ * caller needs it since flags became counts). Members must pass the same
+ * sizes, root and operator. */
+uint64_t ush_coll_barrier_aset(const ush_coll_sync_t *s);
+/* bytes from member root's src into every other member's dest; the root's
+ * dest is not touched (the team API copies it itself). */
+uint64_t ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                        int root);
+/* Member i's bytes land at dest + i * bytes on every member. */
+uint64_t ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
+/* Like fcollect but bytes may differ per member: blocks are concatenated in
+ * member order. */
+uint64_t ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
+/* Member i's block j (nelems elements of esize bytes, element stride sst,
+ * starting at element sst * j * nelems) lands on member j at element
+ * dst * i * nelems with element stride dst. */
+uint64_t ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, size_t esize);
+/* dest = op over members of src, count elements of esize bytes, through
+ * s->scratch only (chunked by its size). src may equal dest. */
+uint64_t ush_coll_reduce(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
+                         size_t esize, ush_coll_op_fn_t op);
+/* Prefix sums: member i gets src summed over members 0..i (inclusive) or
+ * 0..i-1 (exclusive; zero on member 0). sum is the type's SUM operator. */
+uint64_t ush_coll_scan(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
+                       size_t esize, ush_coll_op_fn_t sum, int exclusive);
+
+/* Reduction operators, one per (operator, type): ush_coll_op_sum_int, ... */
+#define USH_COLL_DECL_OP_(T, N, OP) void ush_coll_op_##OP##_##N(void *inout, const void *in, size_t n);
+#define USH_COLL_DECL_BIT_(T, N)    USH_COLL_DECL_OP_(T, N, and) USH_COLL_DECL_OP_(T, N, or) USH_COLL_DECL_OP_(T, N, xor)
+#define USH_COLL_DECL_MINMAX_(T, N) USH_COLL_DECL_OP_(T, N, max) USH_COLL_DECL_OP_(T, N, min)
+#define USH_COLL_DECL_ARITH_(T, N)  USH_COLL_DECL_OP_(T, N, sum) USH_COLL_DECL_OP_(T, N, prod)
+USHMEM_REDUCE_BIT_TYPES(USH_COLL_DECL_BIT_)
+USHMEM_TO_ALL_BIT_TYPES(USH_COLL_DECL_BIT_)
+USHMEM_REDUCE_MINMAX_TYPES(USH_COLL_DECL_MINMAX_)
+USHMEM_REDUCE_ARITH_TYPES(USH_COLL_DECL_ARITH_)
 
 #endif

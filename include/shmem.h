@@ -72,16 +72,18 @@ extern "C" {
 #define SHMEM_SIGNAL_ADD 1
 
 /* ---- Work arrays of the active-set collectives ------------------------- *
- * Provisional sizes, in elements (long for pSync). The collectives decide
- * the real ones: each algorithm must fit the caller's pSync/pWrk within
- * these, and SHMEM_SYNC_SIZE must stay at least the largest of them. */
-#define SHMEM_BARRIER_SYNC_SIZE        128
-#define SHMEM_BCAST_SYNC_SIZE          128
-#define SHMEM_REDUCE_SYNC_SIZE         128
-#define SHMEM_COLLECT_SYNC_SIZE        128
-#define SHMEM_ALLTOALL_SYNC_SIZE       128
-#define SHMEM_ALLTOALLS_SYNC_SIZE      128
-#define SHMEM_SYNC_SIZE                128
+ * In elements (long for pSync). The collectives keep all their cross-PE
+ * state in these words (see docs/collectives.md): the barrier uses one per
+ * round of its dissemination pattern (32 cover 2^32 PEs), the others a
+ * fixed layout of 136. pWrk for a *_to_all reduction needs
+ * max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
+#define SHMEM_BARRIER_SYNC_SIZE        32
+#define SHMEM_BCAST_SYNC_SIZE          136
+#define SHMEM_REDUCE_SYNC_SIZE         136
+#define SHMEM_COLLECT_SYNC_SIZE        136
+#define SHMEM_ALLTOALL_SYNC_SIZE       136
+#define SHMEM_ALLTOALLS_SYNC_SIZE      136
+#define SHMEM_SYNC_SIZE                136
 #define SHMEM_SYNC_VALUE               0L
 #define SHMEM_REDUCE_MIN_WRKDATA_SIZE  16
 
@@ -145,7 +147,8 @@ typedef shmem_ctx_session_config_t shmem_session_config_t;
 /* ---- C11 type-generic routines ------------------------------------------ *
  * Each macro picks the typed routine from the type of its first argument;
  * when that is a shmem_ctx_t, from the second one, and the ctx form is
- * called. Only standard types appear in the selections: the fixed-width
+ * called. The team-based collectives pick it from dest, their second
+ * argument (the first is the team). Only standard types appear in the selections: the fixed-width
  * types are typedefs of them, so they already have their association (and
  * a second one for the same type would not compile). An argument type with
  * no routine is a compile-time error, never a silent conversion. */
@@ -177,12 +180,19 @@ extern struct ush_c11_no_routine_for_these_argument_types
         LIST(PLAIN)                                                                     \
         default: ush_c11_no_routine_for_these_argument_types)(__VA_ARGS__)
 
+/* Dispatch on ARG1 only: the team-based collectives, whose first argument
+ * is the team and whose second (dest) carries the type. */
+#define USHMEM_C11_TEAM_GENERIC(LIST, PLAIN, ...)                                       \
+    _Generic(USHMEM_C11_ARG1(__VA_ARGS__),                                              \
+        LIST(PLAIN)                                                                     \
+        default: ush_c11_no_routine_for_these_argument_types)(__VA_ARGS__)
+
 /* The type lists of the generic macros. They are the *_STD lists of
  * ushmem/types.h, written out again on purpose: a generic macro called
  * inside an expansion of a table list (a test that does
  * USHMEM_RMA_TYPES_STD(X) with X calling shmem_put, say) could not expand
  * that same list again, since the preprocessor never re-expands a macro
- * inside its own expansion. include/checks/check-headers.sh fails if these
+ * inside its own expansion. test/headers/check-headers.sh fails if these
  * drift from the table.
  * The bitwise list adds int32_t and int64_t, which the spec's bitwise table
  * has and which alias no *unsigned* standard type (they are signed and of
@@ -224,6 +234,40 @@ extern struct ush_c11_no_routine_for_these_argument_types
     X(unsigned int, uint)                                                     \
     X(unsigned long, ulong)                                                   \
     X(unsigned long long, ulonglong)
+/* Team-based collectives (broadcast ... alltoalls) take the RMA list.
+ * Reductions: one list per operator group, as in the table. The bitwise
+ * one adds the signed fixed-width types of the spec's reduction table,
+ * which alias no unsigned standard type (as for USHMEM_C11_BIT_TYPES). */
+#define USHMEM_C11_REDUCE_BIT_TYPES(X)                                        \
+    X(unsigned char, uchar)                                                   \
+    X(unsigned short, ushort)                                                 \
+    X(unsigned int, uint)                                                     \
+    X(unsigned long, ulong)                                                   \
+    X(unsigned long long, ulonglong)
+#define USHMEM_C11_RBIT_TYPES(X)                                              \
+    USHMEM_C11_REDUCE_BIT_TYPES(X)                                            \
+    X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) X(int64_t, int64)
+#define USHMEM_C11_REDUCE_MINMAX_TYPES(X)                                     \
+    X(char, char)                                                             \
+    X(signed char, schar)                                                     \
+    X(short, short)                                                           \
+    X(int, int)                                                               \
+    X(long, long)                                                             \
+    X(long long, longlong)                                                    \
+    X(unsigned char, uchar)                                                   \
+    X(unsigned short, ushort)                                                 \
+    X(unsigned int, uint)                                                     \
+    X(unsigned long, ulong)                                                   \
+    X(unsigned long long, ulonglong)                                          \
+    X(float, float)                                                           \
+    X(double, double)                                                         \
+    X(long double, longdouble)
+#ifdef USHMEM_HAVE_COMPLEX
+#define USHMEM_C11_REDUCE_ARITH_TYPES(X)                                      \
+    USHMEM_C11_REDUCE_MINMAX_TYPES(X) X(ush_complexd_t, complexd) X(ush_complexf_t, complexf)
+#else
+#define USHMEM_C11_REDUCE_ARITH_TYPES(X) USHMEM_C11_REDUCE_MINMAX_TYPES(X)
+#endif
 
 /* Associations: TYPE * selects shmem_[ctx_]TYPENAME_<op>. Routines whose
  * pointer argument is const (g, atomic_fetch) take TYPE * too. */
@@ -314,6 +358,21 @@ extern struct ush_c11_no_routine_for_these_argument_types
 #define USHMEM_C11_testanyv(T, N)  USHMEM_C11_A_(T, N, _test_any_vector)
 #define USHMEM_C11_testsomev(T, N) USHMEM_C11_A_(T, N, _test_some_vector)
 
+#define USHMEM_C11_bcast(T, N)     USHMEM_C11_A_(T, N, _broadcast)
+#define USHMEM_C11_collect(T, N)   USHMEM_C11_A_(T, N, _collect)
+#define USHMEM_C11_fcollect(T, N)  USHMEM_C11_A_(T, N, _fcollect)
+#define USHMEM_C11_a2a(T, N)       USHMEM_C11_A_(T, N, _alltoall)
+#define USHMEM_C11_a2as(T, N)      USHMEM_C11_A_(T, N, _alltoalls)
+#define USHMEM_C11_rand(T, N)      USHMEM_C11_A_(T, N, _and_reduce)
+#define USHMEM_C11_ror(T, N)       USHMEM_C11_A_(T, N, _or_reduce)
+#define USHMEM_C11_rxor(T, N)      USHMEM_C11_A_(T, N, _xor_reduce)
+#define USHMEM_C11_rmax(T, N)      USHMEM_C11_A_(T, N, _max_reduce)
+#define USHMEM_C11_rmin(T, N)      USHMEM_C11_A_(T, N, _min_reduce)
+#define USHMEM_C11_rsum(T, N)      USHMEM_C11_A_(T, N, _sum_reduce)
+#define USHMEM_C11_rprod(T, N)     USHMEM_C11_A_(T, N, _prod_reduce)
+#define USHMEM_C11_inscan(T, N)    USHMEM_C11_A_(T, N, _sum_inscan)
+#define USHMEM_C11_exscan(T, N)    USHMEM_C11_A_(T, N, _sum_exscan)
+
 /* RMA: [ctx,] then as the typed routine. */
 #define shmem_put(...)     USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_put, USHMEM_C11_cput, __VA_ARGS__)
 #define shmem_get(...)     USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_get, USHMEM_C11_cget, __VA_ARGS__)
@@ -369,6 +428,32 @@ extern struct ush_c11_no_routine_for_these_argument_types
 #define shmem_test_all_vector(...)        USHMEM_C11_GENERIC(USHMEM_C11_P2P_TYPES, USHMEM_C11_testallv, __VA_ARGS__)
 #define shmem_test_any_vector(...)        USHMEM_C11_GENERIC(USHMEM_C11_P2P_TYPES, USHMEM_C11_testanyv, __VA_ARGS__)
 #define shmem_test_some_vector(...)       USHMEM_C11_GENERIC(USHMEM_C11_P2P_TYPES, USHMEM_C11_testsomev, __VA_ARGS__)
+
+/* Team-based collectives: team, dest, source, ...; the type of dest picks
+ * the routine. */
+#define shmem_broadcast(...)   USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_bcast, __VA_ARGS__)
+#define shmem_collect(...)     USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_collect, __VA_ARGS__)
+#define shmem_fcollect(...)    USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_fcollect, __VA_ARGS__)
+#define shmem_alltoall(...)    USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_a2a, __VA_ARGS__)
+#define shmem_alltoalls(...)   USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_a2as, __VA_ARGS__)
+#define shmem_and_reduce(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RBIT_TYPES, USHMEM_C11_rand, __VA_ARGS__)
+#define shmem_or_reduce(...)   USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RBIT_TYPES, USHMEM_C11_ror, __VA_ARGS__)
+#define shmem_xor_reduce(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_RBIT_TYPES, USHMEM_C11_rxor, __VA_ARGS__)
+#define shmem_max_reduce(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_MINMAX_TYPES, USHMEM_C11_rmax, __VA_ARGS__)
+#define shmem_min_reduce(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_MINMAX_TYPES, USHMEM_C11_rmin, __VA_ARGS__)
+#define shmem_sum_reduce(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_ARITH_TYPES, USHMEM_C11_rsum, __VA_ARGS__)
+#define shmem_prod_reduce(...) USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_ARITH_TYPES, USHMEM_C11_rprod, __VA_ARGS__)
+#define shmem_sum_inscan(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_ARITH_TYPES, USHMEM_C11_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...)  USHMEM_C11_TEAM_GENERIC(USHMEM_C11_REDUCE_ARITH_TYPES, USHMEM_C11_exscan, __VA_ARGS__)
+
+/* shmem_sync(team) is shmem_team_sync; shmem_sync(PE_start, logPE_stride,
+ * PE_size, pSync) stays the deprecated active-set routine declared above
+ * (a macro never re-expands its own name, so the default branch names the
+ * function). */
+#define shmem_sync(...)                                                                 \
+    _Generic(USHMEM_C11_ARG0(__VA_ARGS__),                                              \
+        shmem_team_t: shmem_team_sync,                                                  \
+        default: shmem_sync)(__VA_ARGS__)
 
 #endif /* C11 generics */
 

@@ -1,5 +1,14 @@
 /*
- * The predefined teams.
+ * Teams: the predefined ones, splits, translation, destruction.
+ *
+ * Slots. The symmetric state of every team (sync words and scratch) lives
+ * in a pool taken from the heap at init, identical on every PE. A split
+ * agrees on the lowest slot that is free on every member of the parent:
+ * each parent member publishes its free-slot mask, a parent barrier, each
+ * reads all masks and ANDs them (every member computes the same answer),
+ * and a second barrier before the mask words may be written again. Slot
+ * memory is zero whenever the slot is free, so a new team's members need
+ * no further agreement before its first collective.
  */
 #include "ush_team.h"
 #include "ush_check.h"
@@ -8,22 +17,247 @@
 #include "ush_symm.h"
 #include "transport/ush_tp.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 struct ush_team ush_team_world;
 struct ush_team ush_team_shared;
+
+static uint64_t *ush_team_pool_sync;    /* symmetric [USH_TEAM_MAX][USH_TEAM_SYNC_WORDS] */
+static char     *ush_team_pool_scratch; /* symmetric [USH_TEAM_MAX][USH_TEAM_SCRATCH] */
+static uint64_t *ush_team_split_masks;  /* symmetric [USH_TEAM_MAX], by parent slot */
+static uint64_t  ush_team_free;         /* bit i: slot i is free on this PE */
+
+_Static_assert(USH_TEAM_MAX <= 64, "the free-slot mask is one uint64_t");
+
+static void ush_team_setup(struct ush_team *team, int start, int stride, int size, int slot)
+{
+    int me = ush_g.my_pe, my_pe = -1;
+    for (int i = 0; i < size; i++) {
+        if (start + i * stride == me) my_pe = i;
+    }
+    *team = (struct ush_team){
+        .start   = start,
+        .stride  = stride,
+        .size    = size,
+        .my_pe   = my_pe,
+        .slot    = slot,
+        .sync    = ush_team_pool_sync + (size_t)slot * USH_TEAM_SYNC_WORDS,
+        .scratch = ush_team_pool_scratch + (size_t)slot * USH_TEAM_SCRATCH,
+        .config  = { .num_contexts = 0 },
+    };
+    ush_team_free &= ~(UINT64_C(1) << slot);
+}
 
 void ush_team_init(void)
 {
     int me = ush_g.my_pe, n = ush_g.n_pes;
-    ush_team_world = (struct ush_team){ .start = 0, .stride = 1, .size = n, .my_pe = me };
+
+    /* Allocated in the same order on every PE, so the same offsets. */
+    ush_team_pool_sync =
+        ush_symm_internal_alloc((size_t)USH_TEAM_MAX * USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
+    ush_team_pool_scratch = ush_symm_internal_alloc((size_t)USH_TEAM_MAX * USH_TEAM_SCRATCH);
+    ush_team_split_masks  = ush_symm_internal_alloc(USH_TEAM_MAX * sizeof(uint64_t));
+    memset(ush_team_pool_sync, 0, (size_t)USH_TEAM_MAX * USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
+    memset(ush_team_pool_scratch, 0, (size_t)USH_TEAM_MAX * USH_TEAM_SCRATCH);
+    ush_team_free = ~UINT64_C(0) >> (64 - USH_TEAM_MAX);
+
+    ush_team_setup(&ush_team_world, 0, 1, n, 0);
 
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps. A strided team
      * holds them when they are consecutive (the usual block placement);
-     * otherwise it is this PE alone, which is always correct. */
+     * otherwise it is this PE alone, which is always correct. Shared teams
+     * on different nodes are disjoint, so they can all use slot 1. */
     int first = me, last = me;
     while (first > 0 && ush_tp_mapped(first - 1, USH_SEG_HEAP)) first--;
     while (last < n - 1 && ush_tp_mapped(last + 1, USH_SEG_HEAP)) last++;
-    ush_team_shared = (struct ush_team){ .start = first, .stride = 1, .size = last - first + 1,
-                                         .my_pe = me - first };
+    ush_team_setup(&ush_team_shared, first, 1, last - first + 1, 1);
+}
+
+void ush_team_sync(struct ush_team *team)
+{
+    ush_coll_set_t set = ush_team_set(team);
+    ush_coll_barrier_seq(&set, team->sync, &team->barrier_seq);
+}
+
+/* The slot every parent member can give the new team, or -1. Collective
+ * over the parent. */
+static int ush_team_agree_slot(struct ush_team *parent)
+{
+    uint64_t *word = &ush_team_split_masks[parent->slot];
+    __atomic_store_n(word, ush_team_free, __ATOMIC_RELAXED);
+    ush_team_sync(parent);
+
+    uint64_t common = ~UINT64_C(0);
+    for (int i = 0; i < parent->size; i++) {
+        uint64_t mask;
+        ush_get(SHMEM_CTX_DEFAULT, &mask, word, sizeof(mask), ush_team_world_pe(parent, i));
+        common &= mask;
+    }
+    ush_team_sync(parent); /* all have read before anyone writes again */
+    return common ? __builtin_ctzll(common) : -1;
+}
+
+static int ush_team_valid_config(const shmem_team_config_t *config, long mask)
+{
+    return !(mask & SHMEM_TEAM_NUM_CONTEXTS) || (config && config->num_contexts >= 0);
+}
+
+/* Create the team of parent members start + i * stride (i < size), all
+ * given in parent numbering, with world PEs; or SHMEM_TEAM_INVALID on
+ * PEs outside it. Collective over the parent. */
+static int ush_team_create(const char *routine, struct ush_team *parent, int start, int stride,
+                           int size, const shmem_team_config_t *config, long mask,
+                           shmem_team_t *new_team)
+{
+    *new_team = SHMEM_TEAM_INVALID;
+    int slot  = ush_team_agree_slot(parent);
+    if (slot < 0) {
+        if (parent->my_pe == 0) {
+            ush_warn(routine, "no team slot is free on every member (at most %d teams, "
+                              "predefined ones included, may exist at once); destroy teams "
+                              "that are no longer needed",
+                     USH_TEAM_MAX);
+        }
+        return -1;
+    }
+
+    int wstart  = ush_team_world_pe(parent, start);
+    int wstride = stride * parent->stride;
+    int member  = 0;
+    for (int i = 0; i < size; i++) member |= wstart + i * wstride == ush_g.my_pe;
+    if (!member) return 0;
+
+    struct ush_team *team = malloc(sizeof(*team));
+    if (!team) ush_fatal(routine, "out of memory for a team handle");
+    ush_team_setup(team, wstart, size > 1 ? wstride : 1, size, slot);
+    if (mask & SHMEM_TEAM_NUM_CONTEXTS) team->config.num_contexts = config->num_contexts;
+    team->config_mask = mask;
+    *new_team = team;
+    return 0;
+}
+
+USH_API(int, shmem_team_split_strided)(shmem_team_t parent_team, int start, int stride,
+                                       int size, const shmem_team_config_t *config,
+                                       long config_mask, shmem_team_t *new_team)
+{
+    USH_CHECK_INIT("shmem_team_split_strided");
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID) return -1;
+
+    /* A valid triplet stays inside the parent without wrapping around. */
+    int n    = parent_team->size;
+    int last = start + (size - 1) * stride;
+    if (size < 1 || (stride == 0 && size != 1) || start < 0 || start >= n || last < 0 ||
+        last >= n || !ush_team_valid_config(config, config_mask)) {
+        if (parent_team->my_pe == 0 && ush_g.env.debug) {
+            ush_warn("shmem_team_split_strided",
+                     "invalid triplet (start %d, stride %d, size %d) for a parent team of "
+                     "%d PEs; returning SHMEM_TEAM_INVALID",
+                     start, stride, size, n);
+        }
+        return -1;
+    }
+    return ush_team_create("shmem_team_split_strided", parent_team, start, stride, size, config,
+                           config_mask, new_team);
+}
+
+USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
+                                  const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                                  shmem_team_t *xaxis_team,
+                                  const shmem_team_config_t *yaxis_config, long yaxis_mask,
+                                  shmem_team_t *yaxis_team)
+{
+    USH_CHECK_INIT("shmem_team_split_2d");
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID || xrange <= 0) return -1;
+    if (!ush_team_valid_config(xaxis_config, xaxis_mask) ||
+        !ush_team_valid_config(yaxis_config, yaxis_mask)) {
+        return -1;
+    }
+
+    /* (x, y) = (pe mod xrange, pe div xrange). Every parent member takes
+     * part in every row's and column's split in the same order, so slot
+     * agreement stays collective; each keeps the two teams it belongs to. */
+    int n      = parent_team->size;
+    int me     = parent_team->my_pe;
+    int xr     = xrange < n ? xrange : n;
+    int yrange = (n + xr - 1) / xr;
+    int rc     = 0;
+
+    for (int y = 0; y < yrange; y++) {
+        int          size = (y == yrange - 1) ? n - y * xr : xr;
+        shmem_team_t t;
+        rc |= ush_team_create("shmem_team_split_2d", parent_team, y * xr, 1, size, xaxis_config,
+                              xaxis_mask, &t);
+        if (me / xr == y) *xaxis_team = t;
+    }
+    for (int x = 0; x < xr; x++) {
+        int          size = (n - x + xr - 1) / xr;
+        shmem_team_t t;
+        rc |= ush_team_create("shmem_team_split_2d", parent_team, x, xr, size, yaxis_config,
+                              yaxis_mask, &t);
+        if (me % xr == x) *yaxis_team = t;
+    }
+    return rc ? -1 : 0;
+}
+
+USH_API(int, shmem_team_my_pe)(shmem_team_t team)
+{
+    return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
+}
+
+USH_API(int, shmem_team_n_pes)(shmem_team_t team)
+{
+    return team == SHMEM_TEAM_INVALID ? -1 : team->size;
+}
+
+USH_API(int, shmem_team_get_config)(shmem_team_t team, long config_mask,
+                                    shmem_team_config_t *config)
+{
+    if (team == SHMEM_TEAM_INVALID || !config) return -1;
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
+    return 0;
+}
+
+USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
+{
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID || src_pe < 0 ||
+        src_pe >= src_team->size) {
+        return -1;
+    }
+    int world = ush_team_world_pe(src_team, src_pe);
+    int delta = world - dest_team->start;
+    if (dest_team->size == 1) return delta == 0 ? 0 : -1;
+    if (delta % dest_team->stride) return -1;
+    int pe = delta / dest_team->stride;
+    return pe >= 0 && pe < dest_team->size ? pe : -1;
+}
+
+USH_API(int, shmem_team_sync)(shmem_team_t team)
+{
+    USH_CHECK_INIT("shmem_team_sync");
+    if (team == SHMEM_TEAM_INVALID) return -1;
+    ush_team_sync(team);
+    return 0;
+}
+
+USH_API(void, shmem_team_destroy)(shmem_team_t team)
+{
+    USH_CHECK_INIT("shmem_team_destroy");
+    if (team == SHMEM_TEAM_INVALID) return;
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
+        ush_fatal("shmem_team_destroy",
+                  "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
+    }
+    /* Every member has finished with the team before its slot is cleared
+     * (a free slot's memory is zero) and handed back. */
+    ush_quiet(SHMEM_CTX_DEFAULT);
+    ush_team_sync(team);
+    memset(team->sync, 0, USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
+    memset(team->scratch, 0, USH_TEAM_SCRATCH);
+    ush_team_free |= UINT64_C(1) << team->slot;
+    free(team);
 }
 
 USH_API(void *, shmem_team_ptr)(shmem_team_t team, const void *dest, int pe)
@@ -35,14 +269,4 @@ USH_API(void *, shmem_team_ptr)(shmem_team_t team, const void *dest, int pe)
                   team->size, team->size - 1);
     }
     return ush_ptr(dest, ush_team_world_pe(team, pe));
-}
-
-USH_API(int, shmem_team_my_pe)(shmem_team_t team)
-{
-    return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
-}
-
-USH_API(int, shmem_team_n_pes)(shmem_team_t team)
-{
-    return team == SHMEM_TEAM_INVALID ? -1 : team->size;
 }

@@ -32,7 +32,20 @@
       "always or never.")                                                             \
     X(share_static, SHARE_STATIC, BOOL, "1",                                          \
       "Back the program's static data with shared memory so PEs on the same node "   \
-      "reach it with loads and stores; 0 sends it through UCX.")
+      "reach it with loads and stores; 0 sends it through UCX.")                      \
+    X(barrier_algorithm, BARRIER_ALGORITHM, STRING, "auto",                           \
+      "Barrier algorithm (active-set shmem_barrier/shmem_sync): auto or "             \
+      "dissemination.")                                                               \
+    X(bcast_algorithm, BCAST_ALGORITHM, STRING, "auto",                               \
+      "Broadcast algorithm: auto, tree, chain or linear.")                            \
+    X(collect_algorithm, COLLECT_ALGORITHM, STRING, "auto",                           \
+      "collect algorithm: auto, linear or ring.")                                     \
+    X(fcollect_algorithm, FCOLLECT_ALGORITHM, STRING, "auto",                         \
+      "fcollect algorithm: auto, rd (recursive doubling), ring or linear.")           \
+    X(alltoall_algorithm, ALLTOALL_ALGORITHM, STRING, "auto",                         \
+      "alltoall/alltoalls algorithm: auto, pairwise or linear.")                      \
+    X(reduce_algorithm, REDUCE_ALGORITHM, STRING, "auto",                             \
+      "Reduction algorithm: auto, rd (recursive doubling), ring or linear.")
 
 typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
 

@@ -1,22 +1,47 @@
 /*
- * Teams: an ordered subset of the world's PEs. Today the two predefined
- * teams; team creation and team collectives build on this.
+ * Teams: an ordered, strided subset of the world's PEs, with the symmetric
+ * state its collectives need.
+ *
+ * Each team holds one slot of a pool allocated from the symmetric heap at
+ * init, the same on every PE: slot i's memory on PE x serves whichever team
+ * containing x holds slot i. A split agrees on a slot that is free on every
+ * member, so teams that share a PE never share a slot, and no allocation
+ * (which would have to be collective over the whole job) happens later.
  */
 #ifndef USH_TEAM_H
 #define USH_TEAM_H
 
 #include "ush.h"
+#include "collectives/ush_coll.h"
+
+#define USH_TEAM_MAX         64          /* teams alive at once, predefined ones included */
+/* Team collectives rotate over banks of sync words, so a member up to
+ * USH_TEAM_BANKS - 1 calls ahead never signals into words a slower member
+ * still uses; every USH_TEAM_BANKS calls a team barrier bounds the lead. */
+#define USH_TEAM_BANKS       4
+#define USH_TEAM_SYNC_WORDS  (USH_COLL_BARRIER_ROUNDS + USH_TEAM_BANKS * USH_COLL_W_TOTAL)
+#define USH_TEAM_SCRATCH     (16u << 10) /* bytes of symmetric scratch per team */
 
 /* What a shmem_team_t points to. Members are world PEs start,
  * start + stride, ..., (size of them). */
 struct ush_team {
-    int start;
-    int stride;
-    int size;
-    int my_pe;   /* this PE's number in the team, or -1 if not a member */
+    int                 start;
+    int                 stride;
+    int                 size;
+    int                 my_pe;        /* this PE's number in the team */
+    int                 slot;         /* in the pool */
+    /* Symmetric, USH_TEAM_SYNC_WORDS words, zero when the slot is taken.
+     * The first USH_COLL_BARRIER_ROUNDS are the team barrier's flags; then
+     * USH_TEAM_BANKS banks of USH_COLL_W_TOTAL words for the collectives. */
+    uint64_t           *sync;
+    uint64_t            barrier_seq;  /* barriers run on sync[] so far */
+    uint64_t            coll_calls;   /* collectives run on the team so far */
+    void               *scratch;      /* symmetric, USH_TEAM_SCRATCH bytes */
+    shmem_team_config_t config;
+    long                config_mask;
 };
 
-/* Set up SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; called by shmem_init. */
+/* Set up the pool, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; shmem_init. */
 void ush_team_init(void);
 
 /* World PE of team member pe (0 <= pe < team->size). */
@@ -24,5 +49,14 @@ static inline int ush_team_world_pe(const struct ush_team *team, int pe)
 {
     return team->start + pe * team->stride;
 }
+
+static inline ush_coll_set_t ush_team_set(const struct ush_team *team)
+{
+    return (ush_coll_set_t){ .start = team->start, .stride = team->stride,
+                             .size = team->size, .me = team->my_pe };
+}
+
+/* Barrier over the team's members (no quiet). */
+void ush_team_sync(struct ush_team *team);
 
 #endif

@@ -81,6 +81,7 @@ int  USHMEM_FN(shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
                                     const shmem_team_config_t *yaxis_config, long yaxis_mask,
                                     shmem_team_t *yaxis_team);
 void USHMEM_FN(shmem_team_destroy)(shmem_team_t team);
+int  USHMEM_FN(shmem_team_sync)(shmem_team_t team);
 
 int  USHMEM_FN(shmem_ctx_create)(long options, shmem_ctx_t *ctx);
 int  USHMEM_FN(shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx);
@@ -324,6 +325,109 @@ void USHMEM_FN(shmem_wait)(long *ivar, long cmp_value);
     void USHMEM_FN(shmem_##N##_wait)(T *ivar, T cmp_value);
 USHMEM_P2P_WAIT_DEPR_TYPES(USHMEM_PROTO_P2P_WAIT_DEPR_)
 
+/* ---- Collectives, team-based (1.5, 1.6) ----------------------------------
+ * All return 0 on success. PE_root is a PE number in team. */
+
+#define USHMEM_PROTO_COLL_(T, N)                                                           \
+    int USHMEM_FN(shmem_##N##_broadcast)(shmem_team_t team, T *dest, const T *source,       \
+                                         size_t nelems, int PE_root);                       \
+    int USHMEM_FN(shmem_##N##_collect)(shmem_team_t team, T *dest, const T *source,         \
+                                       size_t nelems);                                      \
+    int USHMEM_FN(shmem_##N##_fcollect)(shmem_team_t team, T *dest, const T *source,        \
+                                        size_t nelems);                                     \
+    int USHMEM_FN(shmem_##N##_alltoall)(shmem_team_t team, T *dest, const T *source,        \
+                                        size_t nelems);                                     \
+    int USHMEM_FN(shmem_##N##_alltoalls)(shmem_team_t team, T *dest, const T *source,       \
+                                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+USHMEM_RMA_TYPES(USHMEM_PROTO_COLL_)
+
+/* Untyped: nelems bytes. */
+int USHMEM_FN(shmem_broadcastmem)(shmem_team_t team, void *dest, const void *source,
+                                  size_t nelems, int PE_root);
+int USHMEM_FN(shmem_collectmem)(shmem_team_t team, void *dest, const void *source,
+                                size_t nelems);
+int USHMEM_FN(shmem_fcollectmem)(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems);
+int USHMEM_FN(shmem_alltoallmem)(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems);
+int USHMEM_FN(shmem_alltoallsmem)(shmem_team_t team, void *dest, const void *source,
+                                  ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+
+/* Reductions: one prototype shape, instantiated per operator over that
+ * operator's type list. OP carries its leading underscore, as for the
+ * bitwise AMOs (and/or/xor are operator tokens in C++). */
+#define USHMEM_PROTO_REDUCE_OP_(T, N, OP)                                                  \
+    int USHMEM_FN(shmem_##N##OP##_reduce)(shmem_team_t team, T *dest, const T *source,      \
+                                          size_t nreduce);
+#define USHMEM_PROTO_REDUCE_BIT_(T, N)                                                     \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _and)                                                    \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _or)                                                     \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _xor)
+#define USHMEM_PROTO_REDUCE_MINMAX_(T, N)                                                  \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _max)                                                    \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _min)
+/* SUM and PROD, and the 1.6 prefix sums over the same types: dest on team
+ * PE i gets source summed over PEs 0..i (inscan) or 0..i-1 (exscan, 0 on
+ * PE 0). */
+#define USHMEM_PROTO_REDUCE_ARITH_(T, N)                                                   \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _sum)                                                    \
+    USHMEM_PROTO_REDUCE_OP_(T, N, _prod)                                                   \
+    int USHMEM_FN(shmem_##N##_sum_inscan)(shmem_team_t team, T *dest, const T *source,      \
+                                          size_t nelems);                                   \
+    int USHMEM_FN(shmem_##N##_sum_exscan)(shmem_team_t team, T *dest, const T *source,      \
+                                          size_t nelems);
+USHMEM_REDUCE_BIT_TYPES(USHMEM_PROTO_REDUCE_BIT_)
+USHMEM_REDUCE_MINMAX_TYPES(USHMEM_PROTO_REDUCE_MINMAX_)
+USHMEM_REDUCE_ARITH_TYPES(USHMEM_PROTO_REDUCE_ARITH_)
+
+/* ---- Collectives, active-set (deprecated 1.5) -----------------------------
+ * The set is PE_start, PE_start + 2^logPE_stride, ... (PE_size PEs); PE_root
+ * is relative to it. pSync (SHMEM_*_SYNC_SIZE longs, every element
+ * SHMEM_SYNC_VALUE before the first call) is the routines' only cross-PE
+ * state and is SHMEM_SYNC_VALUE again on return; pWrk (reductions) holds at
+ * least max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
+
+void USHMEM_FN(shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void USHMEM_FN(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* Sized: nelems elements of BITS bits each. */
+#define USHMEM_PROTO_COLL_SIZED_(B)                                                        \
+    void USHMEM_FN(shmem_broadcast##B)(void *dest, const void *source, size_t nelems,       \
+                                       int PE_root, int PE_start, int logPE_stride,         \
+                                       int PE_size, long *pSync);                           \
+    void USHMEM_FN(shmem_collect##B)(void *dest, const void *source, size_t nelems,         \
+                                     int PE_start, int logPE_stride, int PE_size,           \
+                                     long *pSync);                                          \
+    void USHMEM_FN(shmem_fcollect##B)(void *dest, const void *source, size_t nelems,        \
+                                      int PE_start, int logPE_stride, int PE_size,          \
+                                      long *pSync);                                         \
+    void USHMEM_FN(shmem_alltoall##B)(void *dest, const void *source, size_t nelems,        \
+                                      int PE_start, int logPE_stride, int PE_size,          \
+                                      long *pSync);                                         \
+    void USHMEM_FN(shmem_alltoalls##B)(void *dest, const void *source, ptrdiff_t dst,       \
+                                       ptrdiff_t sst, size_t nelems, int PE_start,          \
+                                       int logPE_stride, int PE_size, long *pSync);
+USHMEM_COLL_SIZES(USHMEM_PROTO_COLL_SIZED_)
+
+/* Reductions: nreduce is an int here, unlike the team-based forms. */
+#define USHMEM_PROTO_TO_ALL_OP_(T, N, OP)                                                  \
+    void USHMEM_FN(shmem_##N##OP##_to_all)(T *dest, const T *source, int nreduce,           \
+                                           int PE_start, int logPE_stride, int PE_size,     \
+                                           T *pWrk, long *pSync);
+#define USHMEM_PROTO_TO_ALL_BIT_(T, N)                                                     \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _and)                                                    \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _or)                                                     \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _xor)
+#define USHMEM_PROTO_TO_ALL_MINMAX_(T, N)                                                  \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _max)                                                    \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _min)
+#define USHMEM_PROTO_TO_ALL_ARITH_(T, N)                                                   \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _sum)                                                    \
+    USHMEM_PROTO_TO_ALL_OP_(T, N, _prod)
+USHMEM_TO_ALL_BIT_TYPES(USHMEM_PROTO_TO_ALL_BIT_)
+USHMEM_TO_ALL_MINMAX_TYPES(USHMEM_PROTO_TO_ALL_MINMAX_)
+USHMEM_TO_ALL_ARITH_TYPES(USHMEM_PROTO_TO_ALL_ARITH_)
+
 #undef USHMEM_PROTO_RMA_
 #undef USHMEM_PROTO_RMA_SIZED_
 #undef USHMEM_PROTO_AMO_STD_
@@ -334,3 +438,13 @@ USHMEM_P2P_WAIT_DEPR_TYPES(USHMEM_PROTO_P2P_WAIT_DEPR_)
 #undef USHMEM_PROTO_AMO_DEPR_EXT_
 #undef USHMEM_PROTO_P2P_
 #undef USHMEM_PROTO_P2P_WAIT_DEPR_
+#undef USHMEM_PROTO_COLL_
+#undef USHMEM_PROTO_REDUCE_OP_
+#undef USHMEM_PROTO_REDUCE_BIT_
+#undef USHMEM_PROTO_REDUCE_MINMAX_
+#undef USHMEM_PROTO_REDUCE_ARITH_
+#undef USHMEM_PROTO_COLL_SIZED_
+#undef USHMEM_PROTO_TO_ALL_OP_
+#undef USHMEM_PROTO_TO_ALL_BIT_
+#undef USHMEM_PROTO_TO_ALL_MINMAX_
+#undef USHMEM_PROTO_TO_ALL_ARITH_

@@ -53,6 +53,42 @@ for h in shmem.h pshmem.h shmemx.h mpp/shmem.h; do
     done
 done
 
+# ---- 1b. complex routines are callable from C99 and from C++ ------------------
+# C spells the spec's types float/double _Complex; C++ reaches the same
+# routines through ush_complexf_t/ush_complexd_t, layout-compatible with
+# std::complex<T>.
+cat >"$tmp/z.c" <<'EOF'
+#include <shmem.h>
+int f(double _Complex *z, float _Complex *w, double _Complex *wk, long *ps) {
+    shmem_complexd_sum_to_all(z, z, 1, 0, 0, 2, wk, ps);
+    return shmem_complexd_sum_reduce(SHMEM_TEAM_WORLD, z, z, 1) +
+           shmem_complexf_prod_reduce(SHMEM_TEAM_WORLD, w, w, 1) +
+           shmem_complexf_sum_exscan(SHMEM_TEAM_WORLD, w, w, 1);
+}
+EOF
+cat >"$tmp/z.cpp" <<'EOF'
+#include <complex>
+#include <shmem.h>
+int f(std::complex<double> *z, std::complex<float> *w) {
+    ush_complexd_t *zd = reinterpret_cast<ush_complexd_t *>(z);
+    return shmem_complexd_sum_reduce(SHMEM_TEAM_WORLD, zd, zd, 1) +
+           shmem_complexf_sum_inscan(SHMEM_TEAM_WORLD, reinterpret_cast<ush_complexf_t *>(w),
+                                     reinterpret_cast<const ush_complexf_t *>(w), 1);
+}
+EOF
+zbad=0
+for cc in "${ccs[@]}"; do
+    for std in c99 c11; do
+        "$cc" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/z.c" 2>"$tmp/z.err" ||
+            { fail "complex routines ($cc -std=$std)"; head -5 "$tmp/z.err"; zbad=1; }
+    done
+done
+for cxx in "${cxxs[@]}"; do
+    "$cxx" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/z.cpp" 2>"$tmp/z.err" ||
+        { fail "complex routines ($cxx -std=c++11)"; head -5 "$tmp/z.err"; zbad=1; }
+done
+[ $zbad -eq 0 ] && pass "complex routines callable: C99/C11 with _Complex, C++11 with std::complex"
+
 # ---- 2. generic dispatch ----------------------------------------------------
 for cc in "${ccs[@]}"; do
     if ! "$cc" -std=c11 -O0 -fno-pic -Wall -Wextra -Werror -I"$inc" -S -o "$tmp/d.s" \
@@ -91,7 +127,9 @@ done
 # ---- 2b. the generics' type lists equal the table's *_STD lists --------------
 pairs='USHMEM_RMA_TYPES_STD:USHMEM_C11_RMA_TYPES USHMEM_AMO_TYPES_STD:USHMEM_C11_AMO_TYPES
 USHMEM_AMO_EXT_TYPES_STD:USHMEM_C11_AMO_EXT_TYPES USHMEM_AMO_BIT_TYPES_STD:USHMEM_C11_AMO_BIT_TYPES
-USHMEM_P2P_TYPES_STD:USHMEM_C11_P2P_TYPES'
+USHMEM_P2P_TYPES_STD:USHMEM_C11_P2P_TYPES
+USHMEM_REDUCE_BIT_TYPES_STD:USHMEM_C11_REDUCE_BIT_TYPES USHMEM_REDUCE_MINMAX_TYPES_STD:USHMEM_C11_REDUCE_MINMAX_TYPES
+USHMEM_REDUCE_ARITH_TYPES_STD:USHMEM_C11_REDUCE_ARITH_TYPES'
 for pair in $pairs; do
     table=${pair%%:*} c11=${pair##*:}
     printf '#include <shmem.h>\n#define E_(T, N) [T|N]\nTABLE %s(E_)\nC11 %s(E_)\n' "$table" "$c11" >"$tmp/l.c"
@@ -118,6 +156,14 @@ neg=(
     'double *v;|shmem_wait_until(v, SHMEM_CMP_EQ, 1.0)|long *w = 0; shmem_wait_until(w, SHMEM_CMP_EQ, 1L)'
     'char *v;|(void)shmem_test(v, SHMEM_CMP_EQ, 1)|int *w = 0; (void)shmem_test(w, SHMEM_CMP_EQ, 1)'
     'long double *d; long double r;|r = shmem_atomic_swap(d, 1.0L, 0)|double *e = 0; double q = shmem_atomic_swap(e, 1.0, 0); (void)q'
+    'char *i;|(void)shmem_and_reduce(SHMEM_TEAM_WORLD, i, i, 1)|unsigned *u = 0; (void)shmem_and_reduce(SHMEM_TEAM_WORLD, u, u, 1)'
+    'double *d;|(void)shmem_xor_reduce(SHMEM_TEAM_WORLD, d, d, 1)|int64_t *e = 0; (void)shmem_xor_reduce(SHMEM_TEAM_WORLD, e, e, 1)'
+    'double _Complex *z;|(void)shmem_max_reduce(SHMEM_TEAM_WORLD, z, z, 1)|double *e = 0; (void)shmem_max_reduce(SHMEM_TEAM_WORLD, e, e, 1)'
+    'long double _Complex *z;|(void)shmem_sum_reduce(SHMEM_TEAM_WORLD, z, z, 1)|float _Complex *e = 0; (void)shmem_sum_reduce(SHMEM_TEAM_WORLD, e, e, 1)'
+    'struct x { int a; } *p;|(void)shmem_broadcast(SHMEM_TEAM_WORLD, p, p, 1, 0)|long *q = 0; (void)shmem_broadcast(SHMEM_TEAM_WORLD, q, q, 1, 0)'
+    '_Bool *b;|(void)shmem_sum_inscan(SHMEM_TEAM_WORLD, b, b, 1)|short *e = 0; (void)shmem_sum_inscan(SHMEM_TEAM_WORLD, e, e, 1)'
+    'long *d;|(void)shmem_alltoalls(d, d, 1, 1, 1)|(void)shmem_alltoalls(SHMEM_TEAM_WORLD, d, d, 1, 1, 1)'
+    'long *p;|shmem_sync(p)|(void)shmem_sync(SHMEM_TEAM_WORLD); shmem_sync(0, 0, 2, p)'
 )
 for cc in "${ccs[@]}"; do
     nbad=0
@@ -140,7 +186,8 @@ printf '#include <stddef.h>\n#include <stdint.h>\n#include <pshmem.h>\n#include 
 gcc -std=c11 -dM -E "$tmp/base.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m0"
 gcc -std=c11 -dM -E -I"$inc" "$tmp/all.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m1"
 stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |
-        grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$')
+        grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$' |
+        grep -Ev '^shmem_(broadcast|collect|fcollect|alltoalls?|(and|or|xor|max|min|sum|prod)_reduce|sum_(in|ex)scan|sync)$')
 if [ -z "$stray" ]; then
     pass "no stray macros ($(comm -13 "$tmp/m0" "$tmp/m1" | wc -l) new macros, all prefixed or spec generics)"
 else

@@ -115,6 +115,51 @@ AMO_BIT(int64_t, int64)
     CHK(shmem_##N##_test_some_vector, a, (T *v, size_t *ix, T *cv, size_t *r), *r = shmem_test_some_vector(v, 4, ix, NULL, SHMEM_CMP_EQ, cv))
 USHMEM_P2P_TYPES_STD(P2P)
 
+/* Team-based collectives on every standard RMA type: the type of dest
+ * (the second argument) picks the routine. */
+#define COLL(T, N)                                                                              \
+    CHK(shmem_##N##_broadcast, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_broadcast(t, d, s, 4, 0)) \
+    CHK(shmem_##N##_collect, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_collect(t, d, s, 4)) \
+    CHK(shmem_##N##_fcollect, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_fcollect(t, d, s, 4)) \
+    CHK(shmem_##N##_alltoall, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_alltoall(t, d, s, 4)) \
+    CHK(shmem_##N##_alltoalls, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_alltoalls(t, d, s, 2, 3, 4)) \
+    /* non-const source, a predefined team, an array dest */                                    \
+    CHK(shmem_##N##_broadcast, b, (T *d, T *s), (void)shmem_broadcast(SHMEM_TEAM_WORLD, d, s, 4, 1)) \
+    CHK(shmem_##N##_fcollect, arr, (const T *s), static T arr_[8]; (void)shmem_fcollect(SHMEM_TEAM_SHARED, arr_, s, 4))
+USHMEM_RMA_TYPES_STD(COLL)
+
+/* Reductions, one operator group per type list of the table. */
+#define RED_BIT(T, N)                                                                           \
+    CHK(shmem_##N##_and_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_and_reduce(t, d, s, 3)) \
+    CHK(shmem_##N##_or_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_or_reduce(t, d, s, 3)) \
+    CHK(shmem_##N##_xor_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_xor_reduce(t, d, s, 3))
+USHMEM_REDUCE_BIT_TYPES_STD(RED_BIT)
+/* The signed fixed-width bitwise types alias no unsigned standard type. */
+RED_BIT(int8_t, int8)
+RED_BIT(int16_t, int16)
+RED_BIT(int32_t, int32)
+RED_BIT(int64_t, int64)
+
+#define RED_MINMAX(T, N)                                                                        \
+    CHK(shmem_##N##_max_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_max_reduce(t, d, s, 3)) \
+    CHK(shmem_##N##_min_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_min_reduce(t, d, s, 3))
+USHMEM_REDUCE_MINMAX_TYPES_STD(RED_MINMAX)
+
+/* SUM, PROD and the 1.6 scans, complex types included; in place too. */
+#define RED_ARITH(T, N)                                                                         \
+    CHK(shmem_##N##_sum_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_sum_reduce(t, d, s, 3)) \
+    CHK(shmem_##N##_prod_reduce, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_prod_reduce(t, d, s, 3)) \
+    CHK(shmem_##N##_sum_inscan, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_sum_inscan(t, d, s, 3)) \
+    CHK(shmem_##N##_sum_exscan, a, (shmem_team_t t, T *d, const T *s, int *r), *r = shmem_sum_exscan(t, d, s, 3)) \
+    CHK(shmem_##N##_sum_reduce, inplace, (T *d), (void)shmem_sum_reduce(SHMEM_TEAM_WORLD, d, d, 3))
+USHMEM_REDUCE_ARITH_TYPES_STD(RED_ARITH)
+
+/* shmem_sync: a team selects shmem_team_sync, the active-set arguments the
+ * deprecated routine of the same name. */
+CHK(shmem_team_sync, a, (shmem_team_t t, int *r), *r = shmem_sync(t))
+CHK(shmem_team_sync, dflt, (int *r), *r = shmem_sync(SHMEM_TEAM_WORLD))
+CHK(shmem_sync, a, (long *ps), shmem_sync(0, 1, 4, ps))
+
 /* SHMEM_CTX_DEFAULT is a shmem_ctx_t like any other. */
 CHK(shmem_ctx_long_put, dflt, (long *d, const long *s), shmem_put(SHMEM_CTX_DEFAULT, d, s, 4, 1))
 /* A generic call nested in another one's arguments (the checker wants the

@@ -1,0 +1,55 @@
+/*
+ * alltoall / alltoalls: pairwise exchange (step k sends to member v + k,
+ * so at every step each member has one sender and one receiver) or linear
+ * (members in order). Both start once every member has counted itself in,
+ * since each writes into everyone's dest, and end when n - 1 blocks have
+ * been counted as arrived.
+ */
+#include "coll_sync.h"
+
+/* Block j of member i: element sst * j * nelems of src, stride sst;
+ * lands at element dst * i * nelems of member j's dest, stride dst. */
+static void send_block(const ush_coll_sync_t *s, char *dest, const char *src, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, size_t es, int j)
+{
+    int   v = s->set.me;
+    char *to = dest + (size_t)dst * (size_t)v * nelems * es;
+    const char *from = src + (size_t)sst * (size_t)j * nelems * es;
+
+    if (nelems == 0) return;
+    if (j == v) {
+        if (dst == 1 && sst == 1) {
+            memmove(to, from, nelems * es);
+        } else {
+            for (size_t e = 0; e < nelems; e++) {
+                memmove(to + (size_t)dst * e * es, from + (size_t)sst * e * es, es);
+            }
+        }
+    } else if (dst == 1 && sst == 1) {
+        ush_coll_put(s, to, from, nelems * es, j);
+    } else {
+        ush_iput(SHMEM_CTX_DEFAULT, to, from, dst, sst, nelems, es, ush_coll_world(s, j));
+    }
+}
+
+uint64_t ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
+                           ptrdiff_t sst, size_t nelems, size_t esize)
+{
+    int n = s->set.size, v = s->set.me;
+    int pairwise = ush_coll_select(USH_COLL_ALLTOALL, nelems * esize, n) == 0;
+
+    if (n == 1) {
+        send_block(s, dest, src, dst, sst, nelems, esize, v);
+        return 0;
+    }
+    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_READY, (v + k) % n);
+    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
+    for (int k = 0; k < n; k++) {
+        int j = pairwise ? (v + k) % n : k;
+        send_block(s, dest, src, dst, sst, nelems, esize, j);
+    }
+    ush_coll_fence();
+    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
+    ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
+    return 0;
+}

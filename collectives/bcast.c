@@ -1,0 +1,103 @@
+/*
+ * Broadcast: binomial tree, pipelined chain, linear.
+ *
+ * Members are renumbered relative to the root (v = 0 is the root). Each
+ * receiver first tells its sender it is ready (it is in this call, so its
+ * dest may be overwritten), then waits for the data flag. Data goes
+ * straight into the receivers' dest; the root sends from src and its own
+ * dest is left alone.
+ */
+#include "coll_sync.h"
+
+/* Chunk of the pipelined chain: big enough to amortise a flag, small
+ * enough that the next hop starts early. */
+#define USH_COLL_CHAIN_CHUNK (64u << 10)
+
+static int member_of(const ush_coll_sync_t *s, int v, int root)
+{
+    return (v + root) % s->set.size;
+}
+
+/* Binomial tree: v receives from v - 2^r where r is v's lowest set bit, in
+ * round r; then sends to v + 2^q for q < r (largest subtree first). */
+static uint64_t bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                           int root)
+{
+    int         n    = s->set.size;
+    int         v    = (s->set.me - root + n) % n;
+    const void *from = v == 0 ? src : dest;
+    int         top;
+
+    if (v != 0) {
+        int r = __builtin_ctz((unsigned)v);
+        ush_coll_signal(s, USH_W_READY + r, 1, member_of(s, v - (1 << r), root));
+        ush_coll_wait(s, USH_W_DATA + r, 1);
+        top = r;
+    } else {
+        top = ush_coll_log2ceil(n);
+    }
+    for (int q = top - 1; q >= 0; q--) {
+        int c = v + (1 << q);
+        if (c >= n) continue;
+        int child = member_of(s, c, root);
+        ush_coll_wait(s, USH_W_READY + q, 1);
+        ush_coll_put(s, dest, from, bytes, child);
+        ush_coll_fence();
+        ush_coll_signal(s, USH_W_DATA + q, 1, child);
+    }
+    return 1;
+}
+
+/* Chain v -> v + 1, cut into chunks so every link works at once. */
+static uint64_t bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                            int root)
+{
+    int         n      = s->set.size;
+    int         v      = (s->set.me - root + n) % n;
+    size_t      chunk  = USH_COLL_CHAIN_CHUNK;
+    uint64_t    nch    = bytes ? (bytes + chunk - 1) / chunk : 1;
+    int         next   = v + 1 < n ? member_of(s, v + 1, root) : -1;
+    const char *from   = v == 0 ? src : dest;
+
+    if (v > 0) ush_coll_signal(s, USH_W_CH_READY, 1, member_of(s, v - 1, root));
+    if (next >= 0) ush_coll_wait(s, USH_W_CH_READY, 1);
+    for (uint64_t c = 0; c < nch; c++) {
+        size_t off = c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+        if (v > 0) ush_coll_wait(s, USH_W_CH_DATA, c + 1);
+        if (next >= 0) {
+            ush_coll_put(s, (char *)dest + off, from + off, len, next);
+            ush_coll_fence();
+            ush_coll_signal(s, USH_W_CH_DATA, c + 1, next);
+        }
+    }
+    return nch;
+}
+
+/* The root puts to everyone once all have counted themselves in. */
+static uint64_t bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                             int root)
+{
+    int n = s->set.size, me = s->set.me;
+
+    if (me != root) {
+        ush_coll_count(s, USH_W_CNT_READY, root);
+        ush_coll_wait(s, USH_W_DATA, 1);
+        return 1;
+    }
+    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
+    for (int k = 1; k < n; k++) ush_coll_put(s, dest, src, bytes, (me + k) % n);
+    ush_coll_fence();
+    for (int k = 1; k < n; k++) ush_coll_signal(s, USH_W_DATA, 1, (me + k) % n);
+    return 1;
+}
+
+uint64_t ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                        int root)
+{
+    if (s->set.size == 1) return 0;
+    switch (ush_coll_select(USH_COLL_BCAST, bytes, s->set.size)) {
+    case 1:  return bcast_chain(s, dest, src, bytes, root);
+    case 2:  return bcast_linear(s, dest, src, bytes, root);
+    default: return bcast_tree(s, dest, src, bytes, root);
+    }
+}

@@ -1,0 +1,128 @@
+/*
+ * What every algorithm module shares: the layout of the sync words, and
+ * the few moves the algorithms are built from (signal, wait, count, put).
+ *
+ * Protocol. Every transfer into another member's memory is preceded by
+ * that member's "ready" flag for it, and followed (after a fence) by a
+ * "data" flag. So a fast member never writes into a buffer its peer is
+ * still using, whether the peer is late in this call or still in the
+ * previous one; and every flag a member receives is one it waits for, so
+ * none is left in flight when a call returns (which is what lets the
+ * words return to SHMEM_SYNC_VALUE by themselves). Flags are counts (see
+ * ush_coll_sync_t): the order in which signals arrive does not matter.
+ *
+ * Counters (CNT_*) gather one atomic add from each of several members;
+ * their owner waits for the total and subtracts it before releasing
+ * anything that could let a member reach the next call's add.
+ */
+#ifndef USH_COLL_SYNC_H
+#define USH_COLL_SYNC_H
+
+#include "ush.h"
+#include "ush_coll.h"
+#include "ush_rma.h"
+
+#include <string.h>
+
+/* Word indices in ush_coll_sync_t.w. Per-round words are indexed by the
+ * round r of a log-step algorithm: in round r a member hears from at most
+ * one peer, so each word has one sender. */
+enum {
+    USH_W_BAR      = 0,   /* [32] active-set dissemination barrier */
+    USH_W_DATA     = 32,  /* [32] data arrived, per round */
+    USH_W_READY    = 64,  /* [32] receiver ready, per round */
+    USH_W_VAL      = 96,  /* [32] scalar payloads, per round */
+    USH_W_XDATA    = 128, /* non-power-of-two fold: data */
+    USH_W_XREADY   = 129, /* non-power-of-two fold: ready */
+    USH_W_CNT_READY = 130, /* counter: members ready */
+    USH_W_CNT_DATA = 131, /* counter: blocks arrived */
+    USH_W_CH_DATA  = 132, /* ring/chain: data from the left */
+    USH_W_CH_READY = 133, /* ring/chain: the right is ready */
+    USH_W_META     = 134, /* [2] ring collect: offset and length */
+};
+_Static_assert(USH_W_META + 2 <= USH_COLL_W_TOTAL, "sync layout exceeds USH_COLL_W_TOTAL");
+
+static inline int ush_coll_world(const ush_coll_sync_t *s, int member)
+{
+    return ush_coll_pe(&s->set, member);
+}
+
+static inline void ush_coll_amo_self(const ush_coll_sync_t *s, int word, uint64_t add)
+{
+    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], add, sizeof(uint64_t),
+                 ush_coll_world(s, s->set.me));
+}
+
+/* Signal word of member (its `tick`-th signal on that word in this call;
+ * the count is what the receiver's wait consumes). */
+static inline void ush_coll_signal(const ush_coll_sync_t *s, int word, uint64_t tick, int member)
+{
+    (void)tick;
+    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], 1, sizeof(uint64_t),
+                 ush_coll_world(s, member));
+}
+
+/* Wait for one signal on our word and take it back (every signal a member
+ * receives is matched by exactly one wait). */
+static inline void ush_coll_wait(const ush_coll_sync_t *s, int word, uint64_t tick)
+{
+    (void)tick;
+    while (__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) < 1) ush_wait_step();
+    ush_coll_amo_self(s, word, (uint64_t)-1);
+}
+
+/* Add one to counter word of member. */
+static inline void ush_coll_count(const ush_coll_sync_t *s, int word, int member)
+{
+    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], 1, sizeof(uint64_t),
+                 ush_coll_world(s, member));
+}
+
+/* Wait until our counter word holds n, then take the n back (through the
+ * same atomic path the adds took, so the two never mix; an early add from
+ * the next call survives). */
+static inline void ush_coll_wait_count(const ush_coll_sync_t *s, int word, uint64_t n)
+{
+    while (__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) < n) ush_wait_step();
+    ush_coll_amo_self(s, word, (uint64_t)0 - n);
+}
+
+/* Read a payload word (VAL, META) after its data flag, and clear it so
+ * the words are SHMEM_SYNC_VALUE again on return. */
+static inline uint64_t ush_coll_take(const ush_coll_sync_t *s, int word)
+{
+    uint64_t v = __atomic_load_n(&s->w[word], __ATOMIC_RELAXED);
+    __atomic_store_n(&s->w[word], 0, __ATOMIC_RELAXED);
+    return v;
+}
+
+/* bytes from local src to the symmetric dest on member. */
+static inline void ush_coll_put(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                                int member)
+{
+    if (bytes) ush_put(SHMEM_CTX_DEFAULT, dest, src, bytes, ush_coll_world(s, member));
+}
+
+/* Orders the puts before the flag that announces them. */
+static inline void ush_coll_fence(void)
+{
+    ush_fence(SHMEM_CTX_DEFAULT);
+}
+
+/* ceil(log2 n) for n >= 1. */
+static inline int ush_coll_log2ceil(int n)
+{
+    int r = 0;
+    while ((1 << r) < n) r++;
+    return r;
+}
+
+/* Largest power of two <= n, n >= 1. */
+static inline int ush_coll_pow2floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n) p *= 2;
+    return p;
+}
+
+#endif

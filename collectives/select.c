@@ -1,0 +1,95 @@
+/*
+ * Which algorithm serves a call: SHMEM_<KIND>_ALGORITHM forces one, else a
+ * small table by (collective, bytes, set size). The choice must be the same
+ * on every member, so it depends only on arguments all members share.
+ */
+#include "ush.h"
+#include "ush_coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define USH_COLL_MAX_ALGOS 4
+
+static const struct {
+    const char *var;
+    const char *names[USH_COLL_MAX_ALGOS]; /* NULL-terminated */
+} ush_coll_algos[USH_COLL_KINDS] = {
+    [USH_COLL_BARRIER]  = { "SHMEM_BARRIER_ALGORITHM", { "dissemination" } },
+    [USH_COLL_BCAST]    = { "SHMEM_BCAST_ALGORITHM", { "tree", "chain", "linear" } },
+    [USH_COLL_COLLECT]  = { "SHMEM_COLLECT_ALGORITHM", { "linear", "ring" } },
+    [USH_COLL_FCOLLECT] = { "SHMEM_FCOLLECT_ALGORITHM", { "rd", "ring", "linear" } },
+    [USH_COLL_ALLTOALL] = { "SHMEM_ALLTOALL_ALGORITHM", { "pairwise", "linear" } },
+    [USH_COLL_REDUCE]   = { "SHMEM_REDUCE_ALGORITHM", { "rd", "ring", "linear" } },
+};
+
+/* -1: auto; >= 0: forced. Filled once at shmem_init. */
+static int ush_coll_forced[USH_COLL_KINDS];
+
+/* The variables come from the environment table (src/ush_env.h). */
+static const char *ush_coll_env(ush_coll_kind_t kind)
+{
+    const char *const values[USH_COLL_KINDS] = {
+        [USH_COLL_BARRIER]  = ush_g.env.barrier_algorithm,
+        [USH_COLL_BCAST]    = ush_g.env.bcast_algorithm,
+        [USH_COLL_COLLECT]  = ush_g.env.collect_algorithm,
+        [USH_COLL_FCOLLECT] = ush_g.env.fcollect_algorithm,
+        [USH_COLL_ALLTOALL] = ush_g.env.alltoall_algorithm,
+        [USH_COLL_REDUCE]   = ush_g.env.reduce_algorithm,
+    };
+    return values[kind];
+}
+
+void ush_coll_select_init(void)
+{
+    for (int k = 0; k < USH_COLL_KINDS; k++) {
+        const char *v = ush_coll_env((ush_coll_kind_t)k);
+        ush_coll_forced[k] = -1;
+        if (v == NULL || *v == '\0' || strcmp(v, "auto") == 0) continue;
+        int a;
+        for (a = 0; a < USH_COLL_MAX_ALGOS && ush_coll_algos[k].names[a]; a++) {
+            if (strcmp(v, ush_coll_algos[k].names[a]) == 0) break;
+        }
+        if (a < USH_COLL_MAX_ALGOS && ush_coll_algos[k].names[a]) {
+            ush_coll_forced[k] = a;
+            continue;
+        }
+        char valid[128] = "auto";
+        for (int b = 0; b < USH_COLL_MAX_ALGOS && ush_coll_algos[k].names[b]; b++) {
+            strncat(valid, ", ", sizeof valid - strlen(valid) - 1);
+            strncat(valid, ush_coll_algos[k].names[b], sizeof valid - strlen(valid) - 1);
+        }
+        ush_fatal(ush_coll_algos[k].var, "unknown algorithm '%s'; valid values: %s", v, valid);
+    }
+}
+
+const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo)
+{
+    return ush_coll_algos[kind].names[algo];
+}
+
+int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
+{
+    if (ush_coll_forced[kind] >= 0) return ush_coll_forced[kind];
+
+    /* The table. Indices follow the name lists above. Log-step algorithms
+     * win while latency dominates; rings (each byte crosses each link once)
+     * once the data is large; linear ones only for tiny sets. */
+    switch (kind) {
+    case USH_COLL_BARRIER:
+        return 0;
+    case USH_COLL_BCAST:
+        if (n <= 2) return 2;                      /* linear */
+        return (bytes >= (256u << 10)) ? 1 : 0;    /* chain : tree */
+    case USH_COLL_COLLECT:
+        return n <= 16 ? 0 : 1;                    /* linear : ring */
+    case USH_COLL_FCOLLECT:
+        return (bytes * (size_t)n >= (256u << 10)) ? 1 : 0; /* ring : rd */
+    case USH_COLL_ALLTOALL:
+        return 0;                                  /* pairwise */
+    case USH_COLL_REDUCE:
+        return (n >= 3 && bytes >= (64u << 10)) ? 1 : 0; /* ring : rd */
+    default:
+        return 0;
+    }
+}

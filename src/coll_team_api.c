@@ -1,0 +1,194 @@
+/*
+ * The team-based collectives (1.5/1.6): broadcast, collect, fcollect,
+ * alltoall(s) in typed and mem forms, the *_reduce family and the 1.6
+ * prefix sums. Each returns 0, or -1 for SHMEM_TEAM_INVALID.
+ *
+ * They run the algorithms of collectives/ on one bank of the team's sync
+ * words and on its scratch. Consecutive calls use consecutive banks, so a
+ * member that is ahead by fewer than USH_TEAM_BANKS calls signals only into
+ * words its slower peers are not using; before a bank comes round again a
+ * team barrier makes sure every member has finished with it (its counts
+ * are then all zero). Back-to-back collectives need no barrier of the
+ * user's, and a late member only delays those who wait for it.
+ */
+#include "ush.h"
+#include "ush_check.h"
+#include "ush_profiling.h"
+#include "ush_rma.h"
+#include "ush_team.h"
+#include "collectives/ush_coll.h"
+
+#include <string.h>
+
+
+/* Builds the sync state, or returns -1 for an invalid team. */
+static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s)
+{
+    USH_CHECK_INIT(routine);
+    if (team == SHMEM_TEAM_INVALID) {
+        if (ush_g.env.debug) ush_warn(routine, "called with SHMEM_TEAM_INVALID; nothing done");
+        return -1;
+    }
+    if (team->my_pe < 0) {
+        ush_fatal(routine, "this PE is not a member of the team it was given");
+    }
+    uint64_t bank = team->coll_calls % USH_TEAM_BANKS;
+    if (bank == 0 && team->coll_calls > 0) ush_team_sync(team);
+    *s = (ush_coll_sync_t){ .set = ush_team_set(team),
+                            .w = team->sync + USH_COLL_BARRIER_ROUNDS + bank * USH_COLL_W_TOTAL,
+                            .scratch = team->scratch, .scratch_bytes = USH_TEAM_SCRATCH };
+    return 0;
+}
+
+static int team_end(shmem_team_t team, uint64_t ticks)
+{
+    (void)ticks;
+    team->coll_calls++;
+    return 0;
+}
+
+static int team_bcast(const char *routine, shmem_team_t team, void *dest, const void *source,
+                      size_t bytes, int PE_root)
+{
+    ush_coll_sync_t s;
+    if (team_begin(routine, team, &s)) return -1;
+    if (PE_root < 0 || PE_root >= team->size) {
+        ush_fatal(routine, "PE_root %d is out of range: the team has %d PEs (0 to %d)", PE_root,
+                  team->size, team->size - 1);
+    }
+    USH_CHECK_SYMM(routine, "dest", dest, bytes);
+    /* Team broadcast also fills the root's dest (seed 001). */
+    if (team->my_pe == PE_root && dest != source) memmove(dest, source, bytes);
+    return team_end(team, ush_coll_bcast(&s, dest, source, bytes, PE_root));
+}
+
+static int team_collect(const char *routine, int fixed, shmem_team_t team, void *dest,
+                        const void *source, size_t bytes)
+{
+    ush_coll_sync_t s;
+    if (team_begin(routine, team, &s)) return -1;
+    if (fixed) {
+        USH_CHECK_SYMM(routine, "dest", dest, bytes * (size_t)team->size);
+        return team_end(team, ush_coll_fcollect(&s, dest, source, bytes));
+    }
+    return team_end(team, ush_coll_collect(&s, dest, source, bytes));
+}
+
+static int team_alltoall(const char *routine, shmem_team_t team, void *dest, const void *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
+{
+    ush_coll_sync_t s;
+    if (team_begin(routine, team, &s)) return -1;
+    if (dst < 1 || sst < 1) ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
+    return team_end(team, ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize));
+}
+
+static int team_reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
+                       size_t nreduce, size_t esize, ush_coll_op_fn_t op)
+{
+    ush_coll_sync_t s;
+    if (team_begin(routine, team, &s)) return -1;
+    USH_CHECK_SYMM(routine, "dest", dest, nreduce * esize);
+    return team_end(team, ush_coll_reduce(&s, dest, source, nreduce, esize, op));
+}
+
+static int team_scan(const char *routine, shmem_team_t team, void *dest, const void *source,
+                     size_t nelems, size_t esize, ush_coll_op_fn_t sum, int exclusive)
+{
+    ush_coll_sync_t s;
+    if (team_begin(routine, team, &s)) return -1;
+    USH_CHECK_SYMM(routine, "dest", dest, nelems * esize);
+    return team_end(team, ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive));
+}
+
+/* ---- broadcast, collect, fcollect, alltoall, alltoalls ----------------- */
+
+#define USH_TEAM_COLL_(T, N)                                                                 \
+    USH_API(int, shmem_##N##_broadcast)(shmem_team_t team, T *dest, const T *source,         \
+                                        size_t nelems, int PE_root)                          \
+    {                                                                                        \
+        return team_bcast("shmem_" #N "_broadcast", team, dest, source, nelems * sizeof(T),  \
+                          PE_root);                                                          \
+    }                                                                                        \
+    USH_API(int, shmem_##N##_collect)(shmem_team_t team, T *dest, const T *source,           \
+                                      size_t nelems)                                         \
+    {                                                                                        \
+        return team_collect("shmem_" #N "_collect", 0, team, dest, source,                   \
+                            nelems * sizeof(T));                                             \
+    }                                                                                        \
+    USH_API(int, shmem_##N##_fcollect)(shmem_team_t team, T *dest, const T *source,          \
+                                       size_t nelems)                                        \
+    {                                                                                        \
+        return team_collect("shmem_" #N "_fcollect", 1, team, dest, source,                  \
+                            nelems * sizeof(T));                                             \
+    }                                                                                        \
+    USH_API(int, shmem_##N##_alltoall)(shmem_team_t team, T *dest, const T *source,          \
+                                       size_t nelems)                                        \
+    {                                                                                        \
+        return team_alltoall("shmem_" #N "_alltoall", team, dest, source, 1, 1, nelems,      \
+                             sizeof(T));                                                     \
+    }                                                                                        \
+    USH_API(int, shmem_##N##_alltoalls)(shmem_team_t team, T *dest, const T *source,         \
+                                        ptrdiff_t dst, ptrdiff_t sst, size_t nelems)         \
+    {                                                                                        \
+        return team_alltoall("shmem_" #N "_alltoalls", team, dest, source, dst, sst, nelems, \
+                             sizeof(T));                                                     \
+    }
+USHMEM_RMA_TYPES(USH_TEAM_COLL_)
+
+USH_API(int, shmem_broadcastmem)(shmem_team_t team, void *dest, const void *source,
+                                 size_t nelems, int PE_root)
+{
+    return team_bcast("shmem_broadcastmem", team, dest, source, nelems, PE_root);
+}
+
+USH_API(int, shmem_collectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return team_collect("shmem_collectmem", 0, team, dest, source, nelems);
+}
+
+USH_API(int, shmem_fcollectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return team_collect("shmem_fcollectmem", 1, team, dest, source, nelems);
+}
+
+USH_API(int, shmem_alltoallmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return team_alltoall("shmem_alltoallmem", team, dest, source, 1, 1, nelems, 1);
+}
+
+USH_API(int, shmem_alltoallsmem)(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                                 ptrdiff_t sst, size_t nelems)
+{
+    return team_alltoall("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1);
+}
+
+/* ---- reductions and prefix sums ----------------------------------------- */
+
+#define USH_TEAM_REDUCE_(T, N, OP)                                                           \
+    USH_API(int, shmem_##N##_##OP##_reduce)(shmem_team_t team, T *dest, const T *source,     \
+                                            size_t nreduce)                                  \
+    {                                                                                        \
+        return team_reduce("shmem_" #N "_" #OP "_reduce", team, dest, source, nreduce,       \
+                           sizeof(T), ush_coll_op_##OP##_##N);                               \
+    }
+#define USH_TEAM_BIT_(T, N)    USH_TEAM_REDUCE_(T, N, and) USH_TEAM_REDUCE_(T, N, or) USH_TEAM_REDUCE_(T, N, xor)
+#define USH_TEAM_MINMAX_(T, N) USH_TEAM_REDUCE_(T, N, max) USH_TEAM_REDUCE_(T, N, min)
+#define USH_TEAM_ARITH_(T, N)                                                                \
+    USH_TEAM_REDUCE_(T, N, sum)                                                              \
+    USH_TEAM_REDUCE_(T, N, prod)                                                             \
+    USH_API(int, shmem_##N##_sum_inscan)(shmem_team_t team, T *dest, const T *source,        \
+                                         size_t nelems)                                      \
+    {                                                                                        \
+        return team_scan("shmem_" #N "_sum_inscan", team, dest, source, nelems, sizeof(T),   \
+                         ush_coll_op_sum_##N, 0);                                            \
+    }                                                                                        \
+    USH_API(int, shmem_##N##_sum_exscan)(shmem_team_t team, T *dest, const T *source,        \
+                                         size_t nelems)                                      \
+    {                                                                                        \
+        return team_scan("shmem_" #N "_sum_exscan", team, dest, source, nelems, sizeof(T),   \
+                         ush_coll_op_sum_##N, 1);                                            \
+    }
+USHMEM_REDUCE_BIT_TYPES(USH_TEAM_BIT_)
+USHMEM_REDUCE_MINMAX_TYPES(USH_TEAM_MINMAX_)
+USHMEM_REDUCE_ARITH_TYPES(USH_TEAM_ARITH_)

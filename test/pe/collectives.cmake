@@ -1,0 +1,133 @@
+# Collective and team tests (test/pe/coll_*.c, team_*.c), included from
+# test/pe/CMakeLists.txt after UshPeTest.cmake.
+#
+# Every collective test runs once per algorithm that serves it, forced
+# through SHMEM_<KIND>_ALGORITHM, at 1, 2, 3, 4, 5 and 8 PEs:
+#
+#   pe.coll_bcast.tree.np4     coll_bcast.c with SHMEM_BCAST_ALGORITHM=tree
+#
+#   ctest --test-dir build -R '^pe\.coll_'          # all collective tests
+#   ctest --test-dir build -R '^pe\.coll_bcast\.'   # one program, every algorithm
+#   ctest --test-dir build -L coll                  # collectives and teams
+#
+# The algorithm names are read from the selection table in
+# collectives/select.c, so a new algorithm is tested as soon as it is in the
+# table; the lists below are used only when that file cannot be read.
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/UshPeTest.cmake)
+
+set(USH_COLL_FALLBACK_BARRIER  dissemination)
+set(USH_COLL_FALLBACK_BCAST    tree chain linear)
+set(USH_COLL_FALLBACK_COLLECT  linear ring)
+set(USH_COLL_FALLBACK_FCOLLECT rd ring linear)
+set(USH_COLL_FALLBACK_ALLTOALL pairwise linear)
+set(USH_COLL_FALLBACK_REDUCE   rd ring linear)
+
+set(USH_COLL_NPES 1 2 3 4 5 8)
+
+# ush_coll_algorithms(<KIND> <out-var>): the names of SHMEM_<KIND>_ALGORITHM
+# from the table's line  [USH_COLL_<KIND>] = { "SHMEM_<KIND>_ALGORITHM", { "a", "b" } },
+set(_ush_coll_select ${PROJECT_SOURCE_DIR}/collectives/select.c)
+if(EXISTS ${_ush_coll_select})
+    file(READ ${_ush_coll_select} _ush_coll_select_text)
+    # select.c is an input: a change to its table re-runs CMake.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_ush_coll_select})
+endif()
+function(ush_coll_algorithms kind out)
+    set(names "")
+    if(_ush_coll_select_text MATCHES
+       "\\[USH_COLL_${kind}\\][ \t]*=[ \t]*{[ \t]*\"SHMEM_${kind}_ALGORITHM\"[ \t]*,[ \t]*{([^}]*)}")
+        string(REGEX MATCHALL "\"[a-z0-9_]+\"" quoted "${CMAKE_MATCH_1}")
+        foreach(q IN LISTS quoted)
+            string(REPLACE "\"" "" n "${q}")
+            list(APPEND names ${n})
+        endforeach()
+    endif()
+    if(NOT names)
+        set(names ${USH_COLL_FALLBACK_${kind}})
+    endif()
+    set(${out} ${names} PARENT_SCOPE)
+endfunction()
+
+# One program, built once (the harness's settings), run by ush_add_pe_test().
+function(ush_coll_program name)
+    set(tgt pe_${name})
+    add_executable(${tgt} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${name}.c)
+    target_link_libraries(${tgt} PRIVATE ${USH_PE_SHMEM_TARGET})
+    target_include_directories(${tgt} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
+    target_compile_definitions(${tgt} PRIVATE PE_TEST_REQUIRE_SPEC=${USH_PE_REQUIRE_SPEC})
+    if(NOT CMAKE_C_STANDARD)
+        set_target_properties(${tgt} PROPERTIES C_STANDARD 11 C_EXTENSIONS ON)
+    endif()
+endfunction()
+
+# ush_coll_test(<program> KINDS <KIND>... [NPES ...] [TIMEOUT s])
+# Registers pe.<program>.<algorithm>.np<N> for every algorithm of every
+# KIND (union of their names): a name forces each KIND that has it; a KIND
+# without that name stays on its own choice ("auto").
+function(ush_coll_test name)
+    cmake_parse_arguments(PARSE_ARGV 1 A "" "TIMEOUT" "KINDS;NPES")
+    if(NOT A_NPES)
+        set(A_NPES ${USH_COLL_NPES})
+    endif()
+    if(NOT A_TIMEOUT)
+        set(A_TIMEOUT 60) # the slowest passes in ~3 s; a hang ends sooner
+    endif()
+    set(all "")
+    foreach(kind IN LISTS A_KINDS)
+        ush_coll_algorithms(${kind} names_${kind})
+        list(APPEND all ${names_${kind}})
+    endforeach()
+    list(REMOVE_DUPLICATES all)
+    foreach(algo IN LISTS all)
+        set(env "")
+        foreach(kind IN LISTS A_KINDS)
+            if(algo IN_LIST names_${kind})
+                list(APPEND env SHMEM_${kind}_ALGORITHM=${algo})
+            else()
+                list(APPEND env SHMEM_${kind}_ALGORITHM=auto)
+            endif()
+        endforeach()
+        ush_add_pe_test(NAME ${name}.${algo} TARGET pe_${name} NPES ${A_NPES}
+                        TIMEOUT ${A_TIMEOUT} ENV ${env} LABELS coll coll_${algo})
+    endforeach()
+endfunction()
+
+foreach(p coll_barrier coll_bcast coll_collect coll_alltoall coll_reduce coll_b2b coll_seeds
+          team_split)
+    ush_coll_program(${p})
+endforeach()
+
+# team_ctx.c needs shmem_team_create_ctx and shmem_ctx_get_team; it is built
+# once src/ defines them, so the rest of the tree builds meanwhile.
+file(GLOB _ush_coll_src_files ${PROJECT_SOURCE_DIR}/src/*.c)
+set(_ush_coll_have_team_ctx FALSE)
+foreach(f IN LISTS _ush_coll_src_files)
+    file(STRINGS ${f} hit REGEX "USH_API\\([^,]*, *shmem_team_create_ctx\\)")
+    if(hit)
+        set(_ush_coll_have_team_ctx TRUE)
+    endif()
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_ush_coll_src_files})
+
+# Barriers: active-set shmem_barrier/shmem_sync, barrier_all, sync_all,
+# team_sync.
+ush_coll_test(coll_barrier  KINDS BARRIER)
+ush_coll_test(coll_bcast    KINDS BCAST)
+ush_coll_test(coll_collect  KINDS COLLECT FCOLLECT)
+ush_coll_test(coll_alltoall KINDS ALLTOALL)
+ush_coll_test(coll_reduce   KINDS REDUCE)
+# Mixed back-to-back sequences with late PEs: every algorithm of any kind.
+ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
+
+# The seeds' examples, as written (000 and 004's second example need 8 PEs),
+# under every broadcast, alltoall and reduction algorithm.
+ush_coll_test(coll_seeds    KINDS BCAST ALLTOALL REDUCE NPES 1 2 4 5 8)
+# Team management, and contexts created from teams.
+ush_add_pe_test(NAME team_split TARGET pe_team_split NPES 1 2 3 4 5 8 LABELS coll)
+if(_ush_coll_have_team_ctx)
+    ush_coll_program(team_ctx)
+    ush_add_pe_test(NAME team_ctx TARGET pe_team_ctx NPES 1 2 3 4 LABELS coll)
+else()
+    message(STATUS "team_ctx test skipped: src/ does not define shmem_team_create_ctx yet")
+endif()
