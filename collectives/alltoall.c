@@ -32,15 +32,15 @@ static void send_block(const ush_coll_sync_t *s, char *dest, const char *src, pt
     }
 }
 
-uint64_t ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, size_t esize)
+void ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, size_t esize)
 {
     int n = s->set.size, v = s->set.me;
     int pairwise = ush_coll_select(USH_COLL_ALLTOALL, nelems * esize, n) == 0;
 
     if (n == 1) {
         send_block(s, dest, src, dst, sst, nelems, esize, v);
-        return 0;
+        return;
     }
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_READY, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
@@ -51,5 +51,4 @@ uint64_t ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src
     ush_coll_fence();
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
-    return 0;
 }

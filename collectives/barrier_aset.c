@@ -1,21 +1,20 @@
 /*
  * Active-set barrier over the caller's pSync: the dissemination pattern of
- * barrier.c, one tick, on words USH_W_BAR + r. Round r hears only from
- * member me - 2^r, so each word has one sender; the API resets the words
- * on return.
+ * barrier.c, one signal per round, on words USH_W_BAR + r. Round r hears
+ * only from member me - 2^r, so each word has one sender; the API resets
+ * the words on return.
  */
 #include "coll_sync.h"
 
-uint64_t ush_coll_barrier_aset(const ush_coll_sync_t *s)
+void ush_coll_barrier_aset(const ush_coll_sync_t *s)
 {
     int n = s->set.size, me = s->set.me;
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        ush_coll_signal(s, USH_W_BAR + r, 1, (me + dist) % n);
-        ush_coll_wait(s, USH_W_BAR + r, 1);
+        ush_coll_signal(s, USH_W_BAR + r, (me + dist) % n);
+        ush_coll_wait(s, USH_W_BAR + r);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return 1;
 }
 
 int ush_coll_word_early(size_t i)

@@ -20,8 +20,8 @@ static int member_of(const ush_coll_sync_t *s, int v, int root)
 
 /* Binomial tree: v receives from v - 2^r where r is v's lowest set bit, in
  * round r; then sends to v + 2^q for q < r (largest subtree first). */
-static uint64_t bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
-                           int root)
+static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                       int root)
 {
     int         n    = s->set.size;
     int         v    = (s->set.me - root + n) % n;
@@ -30,8 +30,8 @@ static uint64_t bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src
 
     if (v != 0) {
         int r = __builtin_ctz((unsigned)v);
-        ush_coll_signal(s, USH_W_READY + r, 1, member_of(s, v - (1 << r), root));
-        ush_coll_wait(s, USH_W_DATA + r, 1);
+        ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
+        ush_coll_wait(s, USH_W_DATA + r);
         top = r;
     } else {
         top = ush_coll_log2ceil(n);
@@ -40,17 +40,16 @@ static uint64_t bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src
         int c = v + (1 << q);
         if (c >= n) continue;
         int child = member_of(s, c, root);
-        ush_coll_wait(s, USH_W_READY + q, 1);
+        ush_coll_wait(s, USH_W_READY + q);
         ush_coll_put(s, dest, from, bytes, child);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_DATA + q, 1, child);
+        ush_coll_signal(s, USH_W_DATA + q, child);
     }
-    return 1;
 }
 
 /* Chain v -> v + 1, cut into chunks so every link works at once. */
-static uint64_t bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
-                            int root)
+static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                        int root)
 {
     int         n      = s->set.size;
     int         v      = (s->set.me - root + n) % n;
@@ -59,45 +58,43 @@ static uint64_t bcast_chain(const ush_coll_sync_t *s, void *dest, const void *sr
     int         next   = v + 1 < n ? member_of(s, v + 1, root) : -1;
     const char *from   = v == 0 ? src : dest;
 
-    if (v > 0) ush_coll_signal(s, USH_W_CH_READY, 1, member_of(s, v - 1, root));
-    if (next >= 0) ush_coll_wait(s, USH_W_CH_READY, 1);
+    if (v > 0) ush_coll_signal(s, USH_W_CH_READY, member_of(s, v - 1, root));
+    if (next >= 0) ush_coll_wait(s, USH_W_CH_READY);
     for (uint64_t c = 0; c < nch; c++) {
         size_t off = c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
-        if (v > 0) ush_coll_wait(s, USH_W_CH_DATA, c + 1);
+        if (v > 0) ush_coll_wait(s, USH_W_CH_DATA);
         if (next >= 0) {
             ush_coll_put(s, (char *)dest + off, from + off, len, next);
             ush_coll_fence();
-            ush_coll_signal(s, USH_W_CH_DATA, c + 1, next);
+            ush_coll_signal(s, USH_W_CH_DATA, next);
         }
     }
-    return nch;
 }
 
 /* The root puts to everyone once all have counted themselves in. */
-static uint64_t bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
-                             int root)
+static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                         int root)
 {
     int n = s->set.size, me = s->set.me;
 
     if (me != root) {
         ush_coll_count(s, USH_W_CNT_READY, root);
-        ush_coll_wait(s, USH_W_DATA, 1);
-        return 1;
+        ush_coll_wait(s, USH_W_DATA);
+        return;
     }
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
     for (int k = 1; k < n; k++) ush_coll_put(s, dest, src, bytes, (me + k) % n);
     ush_coll_fence();
-    for (int k = 1; k < n; k++) ush_coll_signal(s, USH_W_DATA, 1, (me + k) % n);
-    return 1;
+    for (int k = 1; k < n; k++) ush_coll_signal(s, USH_W_DATA, (me + k) % n);
 }
 
-uint64_t ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
-                        int root)
+void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                    int root)
 {
-    if (s->set.size == 1) return 0;
+    if (s->set.size == 1) return;
     switch (ush_coll_select(USH_COLL_BCAST, bytes, s->set.size)) {
-    case 1:  return bcast_chain(s, dest, src, bytes, root);
-    case 2:  return bcast_linear(s, dest, src, bytes, root);
-    default: return bcast_tree(s, dest, src, bytes, root);
+    case 1:  bcast_chain(s, dest, src, bytes, root); break;
+    case 2:  bcast_linear(s, dest, src, bytes, root); break;
+    default: bcast_tree(s, dest, src, bytes, root); break;
     }
 }

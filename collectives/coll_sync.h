@@ -53,20 +53,18 @@ static inline void ush_coll_amo_self(const ush_coll_sync_t *s, int word, uint64_
                  ush_coll_world(s, s->set.me));
 }
 
-/* Signal word of member (its `tick`-th signal on that word in this call;
- * the count is what the receiver's wait consumes). */
-static inline void ush_coll_signal(const ush_coll_sync_t *s, int word, uint64_t tick, int member)
+/* Signal word of member: add one to its count, which one wait of the
+ * receiver's consumes. */
+static inline void ush_coll_signal(const ush_coll_sync_t *s, int word, int member)
 {
-    (void)tick;
     ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], 1, sizeof(uint64_t),
                  ush_coll_world(s, member));
 }
 
 /* Wait for one signal on our word and take it back (every signal a member
  * receives is matched by exactly one wait). */
-static inline void ush_coll_wait(const ush_coll_sync_t *s, int word, uint64_t tick)
+static inline void ush_coll_wait(const ush_coll_sync_t *s, int word)
 {
-    (void)tick;
     while (__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) < 1) ush_wait_step();
     ush_coll_amo_self(s, word, (uint64_t)-1);
 }

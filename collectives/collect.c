@@ -9,25 +9,25 @@
  */
 #include "coll_sync.h"
 
-/* Tick 1: returns the sum of the sizes of members 0..me-1. */
+/* Returns the sum of the sizes of members 0..me-1. */
 static uint64_t collect_offset(const ush_coll_sync_t *s, uint64_t mine)
 {
     int      n = s->set.size, v = s->set.me;
     uint64_t x = mine;
 
     for (int r = 0; (1 << r) < n; r++) {
-        if (v - (1 << r) >= 0) ush_coll_signal(s, USH_W_READY + r, 1, v - (1 << r));
+        if (v - (1 << r) >= 0) ush_coll_signal(s, USH_W_READY + r, v - (1 << r));
     }
     for (int r = 0; (1 << r) < n; r++) {
         int to = v + (1 << r), from = v - (1 << r);
         if (to < n) {
-            ush_coll_wait(s, USH_W_READY + r, 1);
+            ush_coll_wait(s, USH_W_READY + r);
             ush_coll_put(s, &s->w[USH_W_VAL + r], &x, sizeof x, to);
             ush_coll_fence();
-            ush_coll_signal(s, USH_W_DATA + r, 1, to);
+            ush_coll_signal(s, USH_W_DATA + r, to);
         }
         if (from >= 0) {
-            ush_coll_wait(s, USH_W_DATA + r, 1);
+            ush_coll_wait(s, USH_W_DATA + r);
             x += ush_coll_take(s, USH_W_VAL + r);
         }
     }
@@ -35,7 +35,7 @@ static uint64_t collect_offset(const ush_coll_sync_t *s, uint64_t mine)
 }
 
 /* Each member puts its block to all, once all have counted in. */
-static uint64_t collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
+static void collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
 {
     int n = s->set.size, v = s->set.me;
 
@@ -45,45 +45,43 @@ static uint64_t collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t of
     ush_coll_fence();
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
-    return 0;
 }
 
 /* Ring: step k passes on the block received in step k - 1 (our own at
- * k = 0), with its offset and length in the right's META words. Ticks
- * 2..n: the right's ready for step k means it has read step k - 1's META. */
-static uint64_t collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
+ * k = 0), with its offset and length in the right's META words. The
+ * right's ready for step k means it has read step k - 1's META. */
+static void collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
 {
     int      n = s->set.size, v = s->set.me;
     int      left = (v - 1 + n) % n, right = (v + 1) % n;
     uint64_t meta[2] = { off, bytes };
 
-    ush_coll_signal(s, USH_W_CH_READY, 2, left);
+    ush_coll_signal(s, USH_W_CH_READY, left);
     for (int k = 0; k < n - 1; k++) {
-        uint64_t t = 2 + (uint64_t)k;
-        ush_coll_wait(s, USH_W_CH_READY, t);
+        ush_coll_wait(s, USH_W_CH_READY);
         ush_coll_put(s, dest + meta[0], dest + meta[0], meta[1], right);
         ush_coll_put(s, &s->w[USH_W_META], meta, sizeof meta, right);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_CH_DATA, t, right);
-        ush_coll_wait(s, USH_W_CH_DATA, t);
+        ush_coll_signal(s, USH_W_CH_DATA, right);
+        ush_coll_wait(s, USH_W_CH_DATA);
         meta[0] = ush_coll_take(s, USH_W_META);
         meta[1] = ush_coll_take(s, USH_W_META + 1);
-        if (k < n - 2) ush_coll_signal(s, USH_W_CH_READY, t + 1, left);
+        if (k < n - 2) ush_coll_signal(s, USH_W_CH_READY, left);
     }
-    return (uint64_t)n;
 }
 
-uint64_t ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
+void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
     if (s->set.size == 1) {
         if (dest != src) memmove(dest, src, bytes);
-        return 0;
+        return;
     }
     uint64_t off = collect_offset(s, bytes);
     char    *d   = dest;
     if (d + off != (const char *)src) memmove(d + off, src, bytes);
-    uint64_t t = ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1
-                     ? collect_ring(s, d, off, bytes)
-                     : collect_linear(s, d, off, bytes);
-    return t > 1 ? t : 1;
+    if (ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1) {
+        collect_ring(s, d, off, bytes);
+    } else {
+        collect_linear(s, d, off, bytes);
+    }
 }

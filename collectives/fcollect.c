@@ -18,28 +18,28 @@ static char *blk(void *dest, int i, size_t bytes)
  * back at the end. In round r member v swaps with v ^ 2^r everything it
  * holds: the blocks of its aligned group of 2^r members and of their
  * extras. */
-static uint64_t fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
+static void fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
 {
     int n = s->set.size, v = s->set.me;
     int p2 = ush_coll_pow2floor(n), rem = n - p2, R = ush_coll_log2ceil(p2);
 
     if (v >= p2) {
         int base = v - p2;
-        ush_coll_signal(s, USH_W_XREADY, 1, base);
-        ush_coll_wait(s, USH_W_XREADY, 1);
+        ush_coll_signal(s, USH_W_XREADY, base);
+        ush_coll_wait(s, USH_W_XREADY);
         ush_coll_put(s, blk(dest, v, bytes), blk(dest, v, bytes), bytes, base);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_XDATA, 1, base);
-        ush_coll_wait(s, USH_W_XDATA, 1);
-        return 1;
+        ush_coll_signal(s, USH_W_XDATA, base);
+        ush_coll_wait(s, USH_W_XDATA);
+        return;
     }
-    if (v < rem) ush_coll_signal(s, USH_W_XREADY, 1, v + p2);
-    for (int r = 0; r < R; r++) ush_coll_signal(s, USH_W_READY + r, 1, v ^ (1 << r));
-    if (v < rem) ush_coll_wait(s, USH_W_XDATA, 1);
+    if (v < rem) ush_coll_signal(s, USH_W_XREADY, v + p2);
+    for (int r = 0; r < R; r++) ush_coll_signal(s, USH_W_READY + r, v ^ (1 << r));
+    if (v < rem) ush_coll_wait(s, USH_W_XDATA);
     for (int r = 0; r < R; r++) {
         int partner = v ^ (1 << r);
         int g = v & ~((1 << r) - 1), gend = g + (1 << r);
-        ush_coll_wait(s, USH_W_READY + r, 1);
+        ush_coll_wait(s, USH_W_READY + r);
         ush_coll_put(s, blk(dest, g, bytes), blk(dest, g, bytes), (size_t)(1 << r) * bytes, partner);
         int e0 = g + p2, e1 = (gend < rem ? gend : rem) + p2;
         if (e0 < e1) {
@@ -47,42 +47,40 @@ static uint64_t fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
                          partner);
         }
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_DATA + r, 1, partner);
-        ush_coll_wait(s, USH_W_DATA + r, 1);
+        ush_coll_signal(s, USH_W_DATA + r, partner);
+        ush_coll_wait(s, USH_W_DATA + r);
     }
     if (v < rem) {
         int x = v + p2;
-        ush_coll_wait(s, USH_W_XREADY, 1);
+        ush_coll_wait(s, USH_W_XREADY);
         ush_coll_put(s, dest, dest, (size_t)x * bytes, x);
         ush_coll_put(s, blk(dest, x + 1, bytes), blk(dest, x + 1, bytes),
                      (size_t)(n - x - 1) * bytes, x);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_XDATA, 1, x);
+        ush_coll_signal(s, USH_W_XDATA, x);
     }
-    return 1;
 }
 
 /* Ring: in step k each member passes block (v - k) to its right. */
-static uint64_t fcollect_ring(const ush_coll_sync_t *s, void *dest, size_t bytes)
+static void fcollect_ring(const ush_coll_sync_t *s, void *dest, size_t bytes)
 {
     int n = s->set.size, v = s->set.me;
     int left = (v - 1 + n) % n, right = (v + 1) % n;
 
-    ush_coll_signal(s, USH_W_CH_READY, 1, left);
-    ush_coll_wait(s, USH_W_CH_READY, 1);
+    ush_coll_signal(s, USH_W_CH_READY, left);
+    ush_coll_wait(s, USH_W_CH_READY);
     for (int k = 0; k < n - 1; k++) {
         int b = (v - k + n) % n;
-        if (k > 0) ush_coll_wait(s, USH_W_CH_DATA, (uint64_t)k);
+        if (k > 0) ush_coll_wait(s, USH_W_CH_DATA);
         ush_coll_put(s, blk(dest, b, bytes), blk(dest, b, bytes), bytes, right);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_CH_DATA, (uint64_t)k + 1, right);
+        ush_coll_signal(s, USH_W_CH_DATA, right);
     }
-    ush_coll_wait(s, USH_W_CH_DATA, (uint64_t)n - 1);
-    return (uint64_t)n - 1;
+    ush_coll_wait(s, USH_W_CH_DATA);
 }
 
 /* Everyone puts its block to everyone, once all have counted in. */
-static uint64_t fcollect_linear(const ush_coll_sync_t *s, void *dest, size_t bytes)
+static void fcollect_linear(const ush_coll_sync_t *s, void *dest, size_t bytes)
 {
     int n = s->set.size, v = s->set.me;
 
@@ -94,17 +92,16 @@ static uint64_t fcollect_linear(const ush_coll_sync_t *s, void *dest, size_t byt
     ush_coll_fence();
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
-    return 0;
 }
 
-uint64_t ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
+void ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
     char *mine = blk(dest, s->set.me, bytes);
     if (mine != (const char *)src) memmove(mine, src, bytes);
-    if (s->set.size == 1) return 0;
+    if (s->set.size == 1) return;
     switch (ush_coll_select(USH_COLL_FCOLLECT, bytes, s->set.size)) {
-    case 1:  return fcollect_ring(s, dest, bytes);
-    case 2:  return fcollect_linear(s, dest, bytes);
-    default: return fcollect_rd(s, dest, bytes);
+    case 1:  fcollect_ring(s, dest, bytes); break;
+    case 2:  fcollect_linear(s, dest, bytes); break;
+    default: fcollect_rd(s, dest, bytes); break;
     }
 }

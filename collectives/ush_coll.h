@@ -94,32 +94,31 @@ const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo);
 /* inout[i] = inout[i] OP in[i] for i < n. */
 typedef void (*ush_coll_op_fn_t)(void *inout, const void *in, size_t n);
 
-/* The algorithms. Each returns the number of signal rounds it used (no
- * caller needs it since flags became counts). Members must pass the same
+/* The algorithms. They return nothing: flags are counts, so a call leaves
+ * its caller nothing to carry into the next one. Members must pass the same
  * sizes, root and operator. */
-uint64_t ush_coll_barrier_aset(const ush_coll_sync_t *s);
+void ush_coll_barrier_aset(const ush_coll_sync_t *s);
 /* bytes from member root's src into every other member's dest; the root's
  * dest is not touched (the team API copies it itself). */
-uint64_t ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
-                        int root);
+void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes, int root);
 /* Member i's bytes land at dest + i * bytes on every member. */
-uint64_t ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
+void ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
 /* Like fcollect but bytes may differ per member: blocks are concatenated in
  * member order. */
-uint64_t ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
+void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
 /* Member i's block j (nelems elements of esize bytes, element stride sst,
  * starting at element sst * j * nelems) lands on member j at element
  * dst * i * nelems with element stride dst. */
-uint64_t ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
-                           ptrdiff_t sst, size_t nelems, size_t esize);
+void ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems, size_t esize);
 /* dest = op over members of src, count elements of esize bytes, through
  * s->scratch only (chunked by its size). src may equal dest. */
-uint64_t ush_coll_reduce(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
-                         size_t esize, ush_coll_op_fn_t op);
+void ush_coll_reduce(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
+                     size_t esize, ush_coll_op_fn_t op);
 /* Prefix sums: member i gets src summed over members 0..i (inclusive) or
  * 0..i-1 (exclusive; zero on member 0). sum is the type's SUM operator. */
-uint64_t ush_coll_scan(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
-                       size_t esize, ush_coll_op_fn_t sum, int exclusive);
+void ush_coll_scan(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
+                   size_t esize, ush_coll_op_fn_t sum, int exclusive);
 
 /* Reduction operators, one per (operator, type): ush_coll_op_sum_int, ... */
 #define USH_COLL_DECL_OP_(T, N, OP) void ush_coll_op_##OP##_##N(void *inout, const void *in, size_t n);

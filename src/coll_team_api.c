@@ -40,9 +40,8 @@ static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s
     return 0;
 }
 
-static int team_end(shmem_team_t team, uint64_t ticks)
+static int team_end(shmem_team_t team)
 {
-    (void)ticks;
     team->coll_calls++;
     return 0;
 }
@@ -59,7 +58,8 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     /* Team broadcast also fills the root's dest (seed 001). */
     if (team->my_pe == PE_root && dest != source) memmove(dest, source, bytes);
-    return team_end(team, ush_coll_bcast(&s, dest, source, bytes, PE_root));
+    ush_coll_bcast(&s, dest, source, bytes, PE_root);
+    return team_end(team);
 }
 
 static int team_collect(const char *routine, int fixed, shmem_team_t team, void *dest,
@@ -69,9 +69,11 @@ static int team_collect(const char *routine, int fixed, shmem_team_t team, void 
     if (team_begin(routine, team, &s)) return -1;
     if (fixed) {
         USH_CHECK_SYMM(routine, "dest", dest, bytes * (size_t)team->size);
-        return team_end(team, ush_coll_fcollect(&s, dest, source, bytes));
+        ush_coll_fcollect(&s, dest, source, bytes);
+    } else {
+        ush_coll_collect(&s, dest, source, bytes);
     }
-    return team_end(team, ush_coll_collect(&s, dest, source, bytes));
+    return team_end(team);
 }
 
 static int team_alltoall(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -80,7 +82,8 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
     ush_coll_sync_t s;
     if (team_begin(routine, team, &s)) return -1;
     if (dst < 1 || sst < 1) ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
-    return team_end(team, ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize));
+    ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
+    return team_end(team);
 }
 
 static int team_reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -89,7 +92,8 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
     ush_coll_sync_t s;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_SYMM(routine, "dest", dest, nreduce * esize);
-    return team_end(team, ush_coll_reduce(&s, dest, source, nreduce, esize, op));
+    ush_coll_reduce(&s, dest, source, nreduce, esize, op);
+    return team_end(team);
 }
 
 static int team_scan(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -98,7 +102,8 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
     ush_coll_sync_t s;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_SYMM(routine, "dest", dest, nelems * esize);
-    return team_end(team, ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive));
+    ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive);
+    return team_end(team);
 }
 
 /* ---- broadcast, collect, fcollect, alltoall, alltoalls ----------------- */
