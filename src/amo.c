@@ -41,13 +41,17 @@ static const ush_tp_amo_t ush_amo_tp_op[] = {
         (uint64_t) old_;                                                            \
     })
 
-static inline char *ush_amo_target(void *dest, size_t size, int pe, int *seg, size_t *off)
+/* Segment and offset of dest; *pe becomes a world PE. The mapped address
+ * when CPU atomics serve it, else NULL. */
+static inline char *ush_amo_target(shmem_ctx_t ctx, void *dest, size_t size, int *pe, int *seg,
+                                   size_t *off)
 {
+    *pe  = ush_ctx_world_pe(ctx, *pe);
     *seg = ush_seg_find(dest, size, off);
     if (__builtin_expect(*seg < 0, 0)) {
         ush_fatal("atomic", "address %p is not in symmetric memory", dest);
     }
-    return ush_tp_direct_amo ? ush_tp_mapped(pe, *seg) : NULL;
+    return ush_tp_direct_amo ? ush_tp_mapped(*pe, *seg) : NULL;
 }
 
 static inline uint64_t ush_cpu_amo(char *p, ush_amo_op_t op, uint64_t value, uint64_t cond,
@@ -62,7 +66,7 @@ uint64_t ush_amo_fetch(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t va
 {
     int    seg;
     size_t off;
-    char  *map = ush_amo_target(dest, size, pe, &seg, &off);
+    char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
     if (map) return ush_cpu_amo(map + off, op, value, cond, size);
     return ush_tp_amo_fetch(ctx->tp, ush_amo_tp_op[op], pe, seg, off,
                             op == USH_AMO_FETCH ? 0 : value, cond, size);
@@ -73,7 +77,7 @@ void ush_amo_post(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t value, 
 {
     int    seg;
     size_t off;
-    char  *map = ush_amo_target(dest, size, pe, &seg, &off);
+    char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
     if (map) {
         (void)ush_cpu_amo(map + off, op, value, 0, size);
         return;
@@ -86,7 +90,7 @@ void ush_amo_fetch_nbi(shmem_ctx_t ctx, ush_amo_op_t op, void *fetch, void *dest
 {
     int    seg;
     size_t off;
-    char  *map = ush_amo_target(dest, size, pe, &seg, &off);
+    char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
     if (map) {
         ush_bits_store(fetch, ush_cpu_amo(map + off, op, value, cond, size), size);
         return;

@@ -25,7 +25,7 @@ static inline void ush_amo_check(const char *routine, shmem_ctx_t ctx, const cha
                                  const void *remote, size_t size, int pe)
 {
     USH_CHECK_CTX(routine, ctx);
-    USH_CHECK_PE(routine, pe);
+    USH_CHECK_CTX_PE(routine, ctx, pe);
     USH_CHECK_SYMM(routine, arg, remote, size);
 }
 

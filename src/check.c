@@ -30,3 +30,11 @@ void ush_check_fail_ctx(const char *routine)
     ush_fatal(routine, "ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
                        "from shmem_ctx_create");
 }
+
+void ush_check_fail_ctx_pe(const char *routine, int pe, int size)
+{
+    ush_fatal(routine,
+              "pe %d is out of range: the context's team has %d PEs (0 to %d), and PE "
+              "numbers given with a context count members of its team",
+              pe, size, size - 1);
+}

@@ -119,8 +119,8 @@ static void ush_init(int requested)
                           : ush_g.thread_level == SHMEM_THREAD_SINGLE   ? USH_TP_THREAD_SINGLE
                                                                          : USH_TP_THREAD_SERIALIZED;
     ush_tp_check("UCX initialisation", ush_tp_init(tmode));
-    ush_ctx_default.tp      = ush_tp_ctx_default;
-    ush_ctx_default.options = 0;
+    ush_ctx_default = (struct ush_ctx){ .tp = ush_tp_ctx_default, .team = SHMEM_TEAM_WORLD,
+                                        .pe_start = 0, .pe_stride = 1, .pe_size = ush_g.n_pes };
 
     ush_symm_init();
     ush_coll_init();

@@ -26,6 +26,7 @@ static inline void ush_contig(shmem_ctx_t ctx, int is_put, int blocking, void *d
 {
     size_t off;
     int    seg = ush_translate(is_put ? dest : src, nbytes, &off);
+    pe         = ush_ctx_world_pe(ctx, pe);
     char  *map = ush_tp_mapped(pe, seg);
     if (map) {
         memcpy(is_put ? map + off : dest, is_put ? src : map + off, nbytes);
@@ -67,6 +68,7 @@ static void ush_strided(shmem_ctx_t ctx, int is_put, char *dest, const char *src
     size_t      off;
     if (nblocks == 0 || bsize == 0) return;
     int   seg = ush_translate(remote, span, &off);
+    pe        = ush_ctx_world_pe(ctx, pe);
     char *map = ush_tp_mapped(pe, seg);
     size_t blk = bsize * elem;
 

@@ -19,7 +19,7 @@ static inline void ush_api_contig(const char *routine, shmem_ctx_t ctx, int is_p
                                   void *dest, const void *source, size_t nbytes, int pe)
 {
     USH_CHECK_CTX(routine, ctx);
-    USH_CHECK_PE(routine, pe);
+    USH_CHECK_CTX_PE(routine, ctx, pe);
     if (nbytes == 0) return;
     if (is_put) {
         USH_CHECK_SYMM(routine, "dest", dest, nbytes);
@@ -47,7 +47,7 @@ static inline void ush_api_strided(const char *routine, shmem_ctx_t ctx, int is_
                                    size_t bsize, size_t nblocks, size_t elem, int pe)
 {
     USH_CHECK_CTX(routine, ctx);
-    USH_CHECK_PE(routine, pe);
+    USH_CHECK_CTX_PE(routine, ctx, pe);
     if (nblocks == 0 || bsize == 0) return;
     if (USH_UNLIKELY(dst < 1 || sst < 1)) {
         ush_fatal(routine, "strides must be at least 1 (dst = %td, sst = %td)", dst, sst);

@@ -10,12 +10,25 @@
 #include "ush_heap.h"
 
 struct ush_tp_ctx;
+struct ush_team;
 
-/* What a shmem_ctx_t points to. */
+/* What a shmem_ctx_t points to. PE numbers given with a context count
+ * members of its team, world PEs pe_start + pe * pe_stride (0 and 1 for
+ * the world), copied from the team since teams never change. */
 struct ush_ctx {
-    struct ush_tp_ctx *tp;      /* transport state: worker, endpoints, rkeys */
-    long               options; /* SHMEM_CTX_* options it was created with */
+    struct ush_tp_ctx *tp;        /* transport state: worker, endpoints, rkeys */
+    long               options;   /* SHMEM_CTX_* options it was created with */
+    struct ush_team   *team;      /* the team it was created on */
+    int                pe_start;
+    int                pe_stride;
+    int                pe_size;
 };
+
+/* The world PE of member pe of ctx's team. */
+static inline int ush_ctx_world_pe(const struct ush_ctx *ctx, int pe)
+{
+    return ctx->pe_start + pe * ctx->pe_stride;
+}
 
 typedef struct {
     int         initialized;    /* between init and finalize */

@@ -19,6 +19,7 @@ void ush_check_fail_pe(const char *routine, int pe) __attribute__((noreturn, col
 void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
                          size_t nbytes) __attribute__((noreturn, cold));
 void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
+void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__((noreturn, cold));
 
 /* Routine names in messages are the public ones the user called. */
 #define USH_CHECK_INIT(routine)                                               \
@@ -38,6 +39,13 @@ void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
         size_t ush_off_;                                                      \
         if (USH_UNLIKELY(ush_seg_find((addr), (nbytes), &ush_off_) < 0))      \
             ush_check_fail_symm(routine, arg, addr, nbytes);                  \
+    } while (0)
+
+/* pe counts members of ctx's team. */
+#define USH_CHECK_CTX_PE(routine, ctx, pe)                                    \
+    do {                                                                      \
+        if (USH_UNLIKELY((unsigned)(pe) >= (unsigned)(ctx)->pe_size))         \
+            ush_check_fail_ctx_pe(routine, pe, (ctx)->pe_size);               \
     } while (0)
 
 #define USH_CHECK_CTX(routine, ctx)                                           \
