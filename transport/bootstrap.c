@@ -93,11 +93,6 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
     return USH_TP_OK;
 }
 
-int ush_tp_is_local(int pe)
-{
-    return ush_tp.local[pe];
-}
-
 static void ush_tp_fence_done(pmix_status_t status, void *cbdata)
 {
     __atomic_store_n((int *)cbdata, status == PMIX_SUCCESS ? 1 : -1, __ATOMIC_RELEASE);

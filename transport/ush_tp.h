@@ -41,8 +41,6 @@ typedef struct ush_tp_ctx ush_tp_ctx_t;
 
 /* -- bootstrap (PMIx) ------------------------------------------------------ */
 ush_tp_status_t ush_tp_bootstrap_init(void);
-/* 1 when pe runs on this node. */
-int             ush_tp_is_local(int pe);
 void            ush_tp_abort(int status, const char *msg) __attribute__((noreturn));
 void            ush_tp_bootstrap_finalize(void);
 

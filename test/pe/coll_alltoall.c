@@ -38,8 +38,7 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
     for (int s = 0; s < ns; s++) {
         aset_t a = sets[s];
         int    idx = aset_index(a, me);
-        int    large = (a.start == 0 && a.logstride == 0 && a.size == npes) ||
-                    (a.start == 1 && a.logstride == 1 && a.size > 1);
+        int    large = aset_is_large(a, npes);
         size_t counts[4] = {1, 7, 100, NLARGE / (size_t)a.size + 1};
 
         for (int k = 0; k < (large ? 4 : 3); k++) {

@@ -19,11 +19,6 @@
 
 static long psync[2][SHMEM_BCAST_SYNC_SIZE];
 
-static void check_poison(const void *buf, size_t bytes, const char *what)
-{
-    pe_check_filled(__FILE__, __LINE__, what, buf, bytes, POISON_BYTE);
-}
-
 static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, uint64_t *dst64)
 {
     const int me = pe_me, npes = pe_npes;
@@ -40,8 +35,7 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
             if ((r == 1 && root == 0) || (r == 2 && (root == roots[1] || root == 0)))
                 continue;
             /* The large count on the whole world and on one strided set. */
-            int    large = r == 0 && ((a.start == 0 && a.logstride == 0 && a.size == npes) ||
-                                   (a.start == 1 && a.logstride == 1 && a.size > 1));
+            int    large = r == 0 && aset_is_large(a, npes);
             size_t counts[4] = {1, 7, 1000, NLARGE};
             for (int k = 0; k < (large ? 4 : 3); k++) {
                 size_t n = counts[k];
@@ -79,11 +73,11 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
                     void  *dst = w == 32 ? (void *)dst32 : (void *)dst64;
                     size_t wb = (size_t)w / 8;
                     if (idx < 0 || idx == root)
-                        check_poison(dst, (n + GUARD) * wb,
+                        CHECK_POISON(dst, (n + GUARD) * wb,
                                      idx < 0 ? "dest of a PE outside the set"
                                              : "dest of the root (active set)");
                     else
-                        check_poison((char *)dst + n * wb, GUARD * wb, "dest past nelems");
+                        CHECK_POISON((char *)dst + n * wb, GUARD * wb, "dest past nelems");
                     CHECK_PSYNC(ps, SHMEM_BCAST_SYNC_SIZE);
                 }
             }
@@ -110,7 +104,7 @@ static long double ld_src[64], ld_dst[64];
         for (size_t i = 0; i < (n); i++)                                                          \
             CHECK_EQ(d_[i], PE_VALUE(TYPE, pe_key(tag_, (uint64_t)(root), i, 1, 0)));              \
         shmem_team_sync(team);                                                                    \
-        check_poison(d_ + (n), GUARD * sizeof(TYPE), "team broadcast dest past nelems");          \
+        CHECK_POISON(d_ + (n), GUARD * sizeof(TYPE), "team broadcast dest past nelems");          \
     } while (0)
 
 static void team_bcast(shmem_team_t team, const char *name, void *src, void *dst)
@@ -149,7 +143,7 @@ static void team_bcast(shmem_team_t team, const char *name, void *src, void *dst
             pe_check_pattern(__FILE__, __LINE__, "broadcastmem dest", dst, n,
                              tag * 977 + (uint64_t)root);
             shmem_team_sync(team);
-            check_poison((char *)dst + n, GUARD, "broadcastmem dest past nelems");
+            CHECK_POISON((char *)dst + n, GUARD, "broadcastmem dest past nelems");
             tag++;
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
             /* C11 generic form, exactly as seed 001 calls it. */

@@ -27,11 +27,6 @@ static size_t count_of(int pattern, size_t base, int j)
     }
 }
 
-static void check_poison(const void *buf, size_t bytes, const char *what)
-{
-    pe_check_filled(__FILE__, __LINE__, what, buf, bytes, POISON_BYTE);
-}
-
 static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, uint64_t *dst64)
 {
     const int me = pe_me, npes = pe_npes;
@@ -41,8 +36,7 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
     for (int s = 0; s < ns; s++) {
         aset_t a = sets[s];
         int    idx = aset_index(a, me);
-        int    large = (a.start == 0 && a.logstride == 0 && a.size == npes) ||
-                    (a.start == 1 && a.logstride == 1 && a.size > 1);
+        int    large = aset_is_large(a, npes);
         size_t bases[4] = {1, 7, 1000, NLARGE / (size_t)a.size + 1};
 
         for (int k = 0; k < (large ? 4 : 3); k++) {
@@ -100,9 +94,9 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
                         void  *dst = w == 32 ? (void *)dst32 : (void *)dst64;
                         size_t wb = (size_t)w / 8;
                         if (idx < 0)
-                            check_poison(dst, (total + GUARD) * wb, "dest of a PE outside the set");
+                            CHECK_POISON(dst, (total + GUARD) * wb, "dest of a PE outside the set");
                         else
-                            check_poison((char *)dst + total * wb, GUARD * wb, "dest past the blocks");
+                            CHECK_POISON((char *)dst + total * wb, GUARD * wb, "dest past the blocks");
                         CHECK_PSYNC(ps, SHMEM_COLLECT_SYNC_SIZE);
                     }
                 }
@@ -132,7 +126,7 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
             for (size_t i = 0; i < (n) + (size_t)(j % 3); i++)                                    \
                 CHECK_EQ(d_[o + (int)i], PE_VALUE(TYPE, pe_key(tag_, (uint64_t)j, i, 2, 0)));      \
         shmem_team_sync(team);                                                                    \
-        check_poison(d_ + total_, GUARD * sizeof(TYPE), "team collect dest past the blocks");     \
+        CHECK_POISON(d_ + total_, GUARD * sizeof(TYPE), "team collect dest past the blocks");     \
         memset(d_, POISON_BYTE, ((n) * (size_t)tn_ + GUARD) * sizeof(TYPE));                      \
         shmem_team_sync(team);                                                                    \
         CHECK_EQ(shmem_##TN##_fcollect(team, d_, s_, (n)), 0);                                    \
@@ -140,7 +134,7 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
             for (size_t i = 0; i < (n); i++)                                                      \
                 CHECK_EQ(d_[(size_t)j * (n) + i], PE_VALUE(TYPE, pe_key(tag_, (uint64_t)j, i, 2, 0))); \
         shmem_team_sync(team);                                                                    \
-        check_poison(d_ + (n) * (size_t)tn_, GUARD * sizeof(TYPE), "team fcollect dest past the blocks"); \
+        CHECK_POISON(d_ + (n) * (size_t)tn_, GUARD * sizeof(TYPE), "team fcollect dest past the blocks"); \
     } while (0)
 
 static void team_collect(shmem_team_t team, const char *name, void *src, void *dst)
@@ -173,7 +167,7 @@ static void team_collect(shmem_team_t team, const char *name, void *src, void *d
             pe_check_pattern(__FILE__, __LINE__, "collectmem block", (char *)dst + o,
                              nb + (size_t)j, tag * 31 + (uint64_t)j);
         shmem_team_sync(team);
-        check_poison((char *)dst + total, GUARD, "collectmem dest past the blocks");
+        CHECK_POISON((char *)dst + total, GUARD, "collectmem dest past the blocks");
         memset(dst, POISON_BYTE, nb * (size_t)tn + GUARD);
         shmem_team_sync(team);
         CHECK_EQ(shmem_fcollectmem(team, dst, src, nb), 0);
@@ -181,7 +175,7 @@ static void team_collect(shmem_team_t team, const char *name, void *src, void *d
             pe_check_pattern(__FILE__, __LINE__, "fcollectmem block", (char *)dst + nb * (size_t)j,
                              nb, tag * 31 + (uint64_t)j);
         shmem_team_sync(team);
-        check_poison((char *)dst + nb * (size_t)tn, GUARD, "fcollectmem dest past the blocks");
+        CHECK_POISON((char *)dst + nb * (size_t)tn, GUARD, "fcollectmem dest past the blocks");
         tag++;
     }
 

@@ -159,8 +159,7 @@ static void active_set_sweep(void)
 
     for (int s = 0; s < ns; s++) {
         aset_t a = sets[s];
-        int    large = (a.start == 0 && a.logstride == 0 && a.size == npes) ||
-                    (a.start == 1 && a.logstride == 1 && a.size > 1);
+        int    large = aset_is_large(a, npes);
         /* Every routine with 1 and 7 elements, and 7 in place. */
         for (int f = 0; f < NALL; f++) {
             all_toall[f](a, 1, c, c & 1, 0), c++;

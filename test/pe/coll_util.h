@@ -31,6 +31,14 @@ static inline int aset_index(aset_t a, int pe)
     return d < a.size ? d : -1;
 }
 
+/* The sets that also get the large element counts (past every chunk and
+ * pWrk size): the whole world, and the odd PEs. Only two, to keep time. */
+static inline int aset_is_large(aset_t a, int npes)
+{
+    return (a.start == 0 && a.logstride == 0 && a.size == npes) ||
+           (a.start == 1 && a.logstride == 1 && a.size > 1);
+}
+
 /* The sets the sweeps run over: strides 2^0..2^2, starts 0, 1 and the last
  * PE, sizes 1, 2, 3 and the largest that fits; each listed once. Odd and
  * even sizes, sets that leave PEs out at both ends. */
@@ -84,6 +92,10 @@ static inline void psync_init(long *psync, size_t n)
 #define POISON_BYTE 0xA5
 #define POISON32    0xA5A5A5A5u
 #define POISON64    0xA5A5A5A5A5A5A5A5ull
+
+/* Every byte of buf still holds the poison (reported at the caller's line). */
+#define CHECK_POISON(buf, bytes, what)                                        \
+    pe_check_filled(__FILE__, __LINE__, what, buf, bytes, POISON_BYTE)
 
 /* Value of element i sent by (world) PE src in test case c: 32 and 64-bit
  * words that name their origin, never the poison. */
