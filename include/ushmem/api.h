@@ -48,6 +48,13 @@ void  USHMEM_FN(shmem_pcontrol)(int level, ...);
 void USHMEM_FN(start_pes)(int npes);
 int  USHMEM_FN(_my_pe)(void);
 int  USHMEM_FN(_num_pes)(void);
+/* Cache management of the Cray T3E era: coherent here, so no-ops. */
+void USHMEM_FN(shmem_clear_cache_inv)(void);
+void USHMEM_FN(shmem_set_cache_inv)(void);
+void USHMEM_FN(shmem_clear_cache_line_inv)(void *dest);
+void USHMEM_FN(shmem_set_cache_line_inv)(void *dest);
+void USHMEM_FN(shmem_udcflush)(void);
+void USHMEM_FN(shmem_udcflush_line)(void *dest);
 
 /* ---- Symmetric memory ------------------------------------------------ */
 
