@@ -3,43 +3,94 @@
  * ush_ctx_default, so it is a constant and costs no load. A context made
  * from a team takes PE numbers relative to that team.
  *
- * Every context shares the default context's UCX worker for now: quiet and
- * fence on one context then also complete and order the others'
- * operations, which the spec allows (it only asks that a context's own be
- * covered), and no worker is left unprogressed while a PE waits. Separate
- * workers per context, for threads that must not contend, are future work.
+ * Every created context owns a UCX worker, so its operations, quiet and
+ * fence are its own and threads with separate contexts do not contend.
+ * The worker's thread mode follows the options: PRIVATE needs no locking
+ * (one thread), SERIALIZED leaves the ordering to the program, anything
+ * else is shared by threads under SHMEM_THREAD_MULTIPLE. Its endpoints
+ * reach the peers' default workers, which serve all incoming traffic.
  */
 #include "ush.h"
 #include "ush_check.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_team.h"
+#include "transport/ush_tp.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 struct ush_ctx ush_ctx_default;
 
+/* Live created contexts, so finalize can complete and free the ones the
+ * program did not destroy. */
+static struct ush_ctx  *ush_ctx_list;
+static pthread_mutex_t  ush_ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define USH_CTX_OPTIONS (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
+
+static ush_tp_thread_t ush_ctx_thread_mode(long options)
+{
+    if (options & SHMEM_CTX_PRIVATE) return USH_TP_THREAD_SINGLE;
+    switch (ush_g.thread_level) {
+    case SHMEM_THREAD_MULTIPLE:
+        return (options & SHMEM_CTX_SERIALIZED) ? USH_TP_THREAD_SERIALIZED : USH_TP_THREAD_MULTI;
+    case SHMEM_THREAD_SERIALIZED:
+        return USH_TP_THREAD_SERIALIZED;
+    default: /* SINGLE, FUNNELED: one thread calls the library */
+        return USH_TP_THREAD_SINGLE;
+    }
+}
+
 USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     USH_CHECK_INIT("shmem_team_create_ctx");
+    if (!ctx) ush_fatal("shmem_team_create_ctx", "ctx is NULL; pass the address of a shmem_ctx_t");
     *ctx = SHMEM_CTX_INVALID;
     if (team == SHMEM_TEAM_INVALID || team->my_pe < 0) return -1;
+    if (options & ~USH_CTX_OPTIONS) {
+        ush_warn("shmem_ctx_create", "options 0x%lx has bits that are not SHMEM_CTX_* options",
+                 options);
+        return -1;
+    }
 
-    struct ush_ctx *c = malloc(sizeof(*c));
+    struct ush_ctx *c = calloc(1, sizeof(*c));
     if (!c) return -1;
-    c->tp        = ush_ctx_default.tp;
+    if (ush_tp_ctx_create(ush_ctx_thread_mode(options), &c->tp) != USH_TP_OK) {
+        if (ush_g.env.debug) ush_warn("shmem_ctx_create", "%s", ush_tp_strerror());
+        free(c);
+        return -1;
+    }
     c->options   = options;
     c->team      = team;
     c->pe_start  = team->start;
     c->pe_stride = team->stride;
     c->pe_size   = team->size;
-    *ctx         = c;
+
+    pthread_mutex_lock(&ush_ctx_list_lock);
+    c->next = ush_ctx_list;
+    if (ush_ctx_list) ush_ctx_list->prev = c;
+    ush_ctx_list = c;
+    pthread_mutex_unlock(&ush_ctx_list_lock);
+    *ctx = c;
     return 0;
 }
 
 USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
 {
     return pshmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx);
+}
+
+static void ush_ctx_free(struct ush_ctx *c)
+{
+    pthread_mutex_lock(&ush_ctx_list_lock);
+    if (c->prev) c->prev->next = c->next; else ush_ctx_list = c->next;
+    if (c->next) c->next->prev = c->prev;
+    pthread_mutex_unlock(&ush_ctx_list_lock);
+    /* Destroying a context completes its outstanding operations. */
+    ush_quiet(c);
+    ush_tp_ctx_destroy(c->tp);
+    free(c);
 }
 
 USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
@@ -49,9 +100,12 @@ USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
     if (ctx == SHMEM_CTX_DEFAULT) {
         ush_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
     }
-    /* Destroying a context completes its outstanding operations. */
-    ush_quiet(ctx);
-    free(ctx);
+    ush_ctx_free(ctx);
+}
+
+void ush_ctx_destroy_all(void)
+{
+    while (ush_ctx_list) ush_ctx_free(ush_ctx_list);
 }
 
 USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)

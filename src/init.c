@@ -79,8 +79,13 @@ static void ush_print_info(void)
 static void ush_atexit(void)
 {
     /* A program that returns from main without shmem_finalize still
-     * leaves the job in order. */
-    if (ush_g.initialized) pshmem_finalize();
+     * leaves the job in order. PMIx stays up from the first shmem_init to
+     * exit, so the library can be initialised again after a finalize. */
+    if (ush_g.initialized) {
+        ush_g.init_count = 1;
+        pshmem_finalize();
+    }
+    ush_tp_bootstrap_finalize();
 }
 
 static void ush_tp_check(const char *what, ush_tp_status_t st)
@@ -91,11 +96,27 @@ static void ush_tp_check(const char *what, ush_tp_status_t st)
     }
 }
 
+/* The thread level the transport can honour: requested, lowered to what
+ * UCX's worker provides. */
+static int ush_thread_level(int requested)
+{
+    int level = requested < SHMEM_THREAD_SINGLE ? SHMEM_THREAD_SINGLE
+              : requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE
+                                                  : requested;
+    int cap = ush_tp_thread_provided == USH_TP_THREAD_MULTI      ? SHMEM_THREAD_MULTIPLE
+            : ush_tp_thread_provided == USH_TP_THREAD_SERIALIZED ? SHMEM_THREAD_SERIALIZED
+                                                                  : SHMEM_THREAD_FUNNELED;
+    return level < cap ? level : cap;
+}
+
+/* Calls nest: every shmem_init (or start_pes) is matched by a
+ * shmem_finalize, and the last finalize tears the library down. After
+ * that a new shmem_init starts it again. */
 static void ush_init(int requested)
 {
-    if (ush_g.initialized) return; /* repeated init is a no-op */
-    if (ush_g.finalized) {
-        ush_fatal("shmem_init", "called after shmem_finalize; the library cannot restart");
+    if (ush_g.initialized) {
+        ush_g.init_count++;
+        return;
     }
 
     ush_tp_check("PMIx bootstrap", ush_tp_bootstrap_init());
@@ -108,17 +129,16 @@ static void ush_init(int requested)
     if (ush_env_load(&ush_g.env, err, sizeof(err))) {
         ush_fatal("shmem_init", "%s", err);
     }
-    ush_g.yield = ush_decide_yield();
+    ush_g.yield  = ush_decide_yield();
+    ush_tp_yield = ush_g.yield;
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
      * thread-safe UCX worker. */
-    ush_g.thread_level = requested < SHMEM_THREAD_SINGLE ? SHMEM_THREAD_SINGLE
-                       : requested > SHMEM_THREAD_MULTIPLE ? SHMEM_THREAD_MULTIPLE
-                                                          : requested;
-    ush_tp_thread_t tmode = ush_g.thread_level == SHMEM_THREAD_MULTIPLE ? USH_TP_THREAD_MULTI
-                          : ush_g.thread_level == SHMEM_THREAD_SINGLE   ? USH_TP_THREAD_SINGLE
-                                                                         : USH_TP_THREAD_SERIALIZED;
+    ush_tp_thread_t tmode = requested >= SHMEM_THREAD_MULTIPLE ? USH_TP_THREAD_MULTI
+                          : requested == SHMEM_THREAD_SERIALIZED ? USH_TP_THREAD_SERIALIZED
+                                                                 : USH_TP_THREAD_SINGLE;
     ush_tp_check("UCX initialisation", ush_tp_init(tmode));
+    ush_g.thread_level = ush_thread_level(requested);
     ush_ctx_default = (struct ush_ctx){ .tp = ush_tp_ctx_default, .team = SHMEM_TEAM_WORLD,
                                         .pe_start = 0, .pe_stride = 1, .pe_size = ush_g.n_pes };
 
@@ -128,6 +148,7 @@ static void ush_init(int requested)
     ush_team_init();
 
     ush_g.initialized = 1;
+    ush_g.init_count  = 1;
     static int atexit_done;
     if (!atexit_done) {
         atexit(ush_atexit);
@@ -162,15 +183,15 @@ USH_API(void, shmem_query_initialized)(int *initialized)
 
 USH_API(void, shmem_finalize)(void)
 {
-    if (!ush_g.initialized) return;
-    /* Everything outstanding completes and every PE arrives before any
-     * PE tears down memory a peer may still be writing. */
+    if (!ush_g.initialized || --ush_g.init_count > 0) return;
+    /* Contexts left alive complete their operations; then everything
+     * outstanding completes and every PE arrives before any PE tears down
+     * memory a peer may still be writing. */
+    ush_ctx_destroy_all();
     ush_barrier_all();
     ush_g.initialized = 0;
-    ush_g.finalized   = 1;
     ush_symm_fini();
     ush_tp_finalize();
-    ush_tp_bootstrap_finalize();
 }
 
 USH_API(void, shmem_global_exit)(int status)

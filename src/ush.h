@@ -22,6 +22,7 @@ struct ush_ctx {
     int                pe_start;
     int                pe_stride;
     int                pe_size;
+    struct ush_ctx    *next, *prev; /* created contexts still alive (ctx.c) */
 };
 
 /* The world PE of member pe of ctx's team. */
@@ -32,7 +33,7 @@ static inline int ush_ctx_world_pe(const struct ush_ctx *ctx, int pe)
 
 typedef struct {
     int         initialized;    /* between init and finalize */
-    int         finalized;
+    int         init_count;     /* shmem_init calls not yet matched by finalize */
     int         my_pe;
     int         n_pes;
     int         thread_level;   /* level provided */
@@ -46,6 +47,10 @@ typedef struct {
 extern ush_state_t ush_g;
 
 extern struct ush_ctx ush_ctx_default;
+
+/* Complete and free every context the program created and did not
+ * destroy (at finalize). */
+void ush_ctx_destroy_all(void);
 
 /* Symmetric memory set-up (symm.c): the heap and static data segments,
  * the allocator over the heap, and the internal symmetric objects. */

@@ -14,6 +14,7 @@ ush_tp_job_t ush_tp_job;
 
 static pmix_proc_t ush_tp_myproc;
 static int         ush_tp_pmix_up;
+static unsigned     ush_tp_inits;   /* bootstrap_init calls: names exchange keys */
 
 static int ush_tp_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *out)
 {
@@ -47,7 +48,10 @@ static void ush_tp_parse_local_peers(const char *list)
 
 ush_tp_status_t ush_tp_bootstrap_init(void)
 {
-    pmix_status_t rc = PMIx_Init(&ush_tp_myproc, NULL, 0);
+    ush_tp_inits++;
+    /* PMIx stays up across finalize (see ush_tp_bootstrap_finalize's
+     * caller): a second init only reads the job again. */
+    pmix_status_t rc = ush_tp_pmix_up ? PMIX_SUCCESS : PMIx_Init(&ush_tp_myproc, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         /* No launcher: a singleton job. Only an absent server means that;
          * a server that answers badly is an error worth reporting. */
@@ -116,13 +120,17 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *
 }
 
 /* Publish one blob under key, fence with data collection, and hand every
- * PE's blob to fn. Used once, by the wire-up. */
-ush_tp_status_t ush_tp_bootstrap_exchange(const char *key, const void *blob, size_t len,
+ * PE's blob to fn. Used by the wire-up, once per shmem_init; the key
+ * carries the count of inits, so a restarted library never reads what a
+ * peer published in an earlier life. */
+ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob, size_t len,
                                           int (*fn)(int pe, const void *blob, size_t len))
 {
     if (!ush_tp_pmix_up) {
         return fn(0, blob, len) ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
     }
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof(key), "%s.%u", key_base, ush_tp_inits);
     pmix_value_t v;
     PMIX_VALUE_CONSTRUCT(&v);
     v.type          = PMIX_BYTE_OBJECT;

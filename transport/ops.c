@@ -6,6 +6,7 @@
 #include "ush_tp_impl.h"
 #include "ush_bits.h"
 
+#include <sched.h>
 #include <string.h>
 
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
@@ -14,7 +15,8 @@ ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
     if (UCS_PTR_IS_ERR(req)) return UCS_PTR_STATUS(req);
     ucs_status_t st;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        ucp_worker_progress(c->worker);
+        /* Oversubscribed, the peer that must answer may need our core. */
+        if (!ush_tp_progress(c) && ush_tp_yield) sched_yield();
     }
     ucp_request_free(req);
     return st;
@@ -43,7 +45,7 @@ void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_put_nbx(ush_tp_ep(c, pe), src, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    c->pending = 1;
+    ush_tp_mark_pending(c);
     if (blocking) {
         ush_tp_complete(c, "ucp_put_nbx", pe, req);
     } else {
@@ -57,7 +59,7 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    c->pending = 1;
+    ush_tp_mark_pending(c);
     if (blocking) {
         ush_tp_complete(c, "ucp_get_nbx", pe, req);
     } else {
@@ -83,7 +85,7 @@ static ucs_status_ptr_t ush_tp_amo_issue(ush_tp_ctx_t *c, ush_tp_amo_t op, int p
         .datatype     = ucp_dt_make_contig(size),
         .reply_buffer = result,
     };
-    c->pending = 1;
+    ush_tp_mark_pending(c);
     return ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], operand, 1,
                              ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg), &prm);
 }
@@ -134,7 +136,7 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
         .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
         .datatype     = ucp_dt_make_contig(size),
     };
-    c->pending = 1;
+    ush_tp_mark_pending(c);
     ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], &operand, 1,
                                              ush_tp_raddr(pe, seg, off),
                                              ush_tp_rkey(c, pe, seg), &prm);
@@ -143,24 +145,36 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
 
 void ush_tp_quiet(ush_tp_ctx_t *c)
 {
-    if (!__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) return;
+    /* Skipping the flush when nothing went through UCX is only sound when
+     * no other thread can issue between our flush and clearing the flag;
+     * a THREAD_MULTI worker always flushes (cheap when idle). */
+    if (c->mode != USH_TP_THREAD_MULTI && !__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) {
+        return;
+    }
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_worker_flush_nbx(c->worker, &prm);
     ucs_status_t        st  = ush_tp_wait(c, req);
     if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
-    c->pending = 0;
+    __atomic_store_n(&c->pending, 0, __ATOMIC_RELAXED);
 }
 
 void ush_tp_fence(ush_tp_ctx_t *c)
 {
-    if (!__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) return;
+    if (c->mode != USH_TP_THREAD_MULTI && !__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) {
+        return;
+    }
     /* Stores to mapped peers are visible at once; a UCX put still in
      * flight to the same PE could land after them. Ordering both paths
      * takes completing the UCX side, which a flush does. */
     ush_tp_quiet(c);
 }
 
-void ush_tp_progress(ush_tp_ctx_t *c)
+int ush_tp_progress(ush_tp_ctx_t *c)
 {
-    ucp_worker_progress(c->worker);
+    /* A context waiting on its own worker still serves the peers: their
+     * requests arrive on the default worker. Without this, two PEs each
+     * blocked on a private context's get from the other wait forever. */
+    unsigned events = ucp_worker_progress(c->worker);
+    if (c != ush_tp_ctx_default) events += ucp_worker_progress(ush_tp_ctx_default->worker);
+    return events != 0;
 }

@@ -18,6 +18,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* What was shared, per segment: the program keeps running on the memfd
+ * after shmem_finalize, so a later shmem_init shares the same one again. */
+static ush_tp_share_t ush_tp_shared[USH_TP_MAX_SEGS];
+
 ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
 {
     size_t    page  = (size_t)sysconf(_SC_PAGESIZE);
@@ -25,6 +29,13 @@ ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
     uintptr_t end   = ((uintptr_t)base + size + page - 1) & ~(page - 1);
     size_t    len   = end - start;
     char     *copy;
+
+    ush_tp_share_t *done = &ush_tp_shared[seg];
+    if (done->len && done->pid == (int32_t)getpid() && done->offset == (uintptr_t)base - start &&
+        done->len == len) {
+        ush_tp.seg_share[seg] = *done;
+        return USH_TP_OK;
+    }
 
     int fd = memfd_create("ushmem-static", MFD_CLOEXEC);
     if (fd < 0) goto err;
@@ -44,6 +55,7 @@ ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
     }
     ush_tp.seg_share[seg] = (ush_tp_share_t){ .pid = (int32_t)getpid(), .fd = fd,
                                               .offset = (uintptr_t)base - start, .len = len };
+    *done = ush_tp.seg_share[seg];
     return USH_TP_OK;
 
 err_close:
@@ -78,9 +90,7 @@ void ush_tp_share_detach_all(void)
             if (peer->share_map[s]) munmap(peer->share_map[s], peer->share[s].len);
         }
     }
-    /* Our own static data stays on its memfd (the program still runs on
-     * it); only the descriptor peers opened it through is closed. */
-    for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
-        if (ush_tp.seg_share[s].len) close(ush_tp.seg_share[s].fd);
-    }
+    /* Our own static data stays on its memfd, and so does the descriptor
+     * peers open it through: the program still runs on it, and a later
+     * shmem_init shares it again. */
 }

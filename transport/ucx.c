@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-ush_tp_state_t ush_tp;
-ush_tp_ctx_t  *ush_tp_ctx_default;
+ush_tp_state_t  ush_tp;
+ush_tp_ctx_t   *ush_tp_ctx_default;
+ush_tp_thread_t ush_tp_thread_provided;
+int             ush_tp_yield;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
 
@@ -65,6 +67,22 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
     ucp_config_release(config);
     USH_TP_UCX_CHECK("ucp_init", st);
 
+    ush_tp_thread_provided = thread_mode;
+    ucp_worker_h worker;
+    ush_tp_status_t ret = ush_tp_worker_create(&ush_tp_thread_provided, &worker);
+    if (ret != USH_TP_OK) return ret;
+    ush_tp.thread_mode = ush_tp_thread_provided;
+
+    ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
+    ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
+    if (!ush_tp.peers || !ush_tp_map) return USH_TP_ERR_NOMEM;
+
+    ush_tp_ctx_default = &ush_tp_ctx_default_obj;
+    return ush_tp_ctx_init(ush_tp_ctx_default, worker, ush_tp_thread_provided);
+}
+
+ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out)
+{
     static const ucs_thread_mode_t modes[] = {
         [USH_TP_THREAD_SINGLE]     = UCS_THREAD_MODE_SINGLE,
         [USH_TP_THREAD_SERIALIZED] = UCS_THREAD_MODE_SERIALIZED,
@@ -72,27 +90,33 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
     };
     ucp_worker_params_t wparams = {
         .field_mask  = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
-        .thread_mode = modes[thread_mode],
+        .thread_mode = modes[*mode],
     };
-    ucp_worker_h worker;
-    st = ucp_worker_create(ush_tp.context, &wparams, &worker);
+    ucs_status_t st = ucp_worker_create(ush_tp.context, &wparams, worker_out);
     USH_TP_UCX_CHECK("ucp_worker_create", st);
-    ush_tp.thread_mode = thread_mode;
 
-    ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
-    ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
-    if (!ush_tp.peers || !ush_tp_map) return USH_TP_ERR_NOMEM;
-
-    ush_tp_ctx_default = &ush_tp_ctx_default_obj;
-    return ush_tp_ctx_init(ush_tp_ctx_default, worker, 1);
+    /* A UCX built without thread support gives less than MULTI: believe
+     * what it reports, not what was asked. */
+    ucp_worker_attr_t attr = { .field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE };
+    st = ucp_worker_query(*worker_out, &attr);
+    if (st != UCS_OK) {
+        ucp_worker_destroy(*worker_out);
+        USH_TP_UCX_CHECK("ucp_worker_query", st);
+    }
+    if (attr.thread_mode == UCS_THREAD_MODE_SINGLE) {
+        *mode = USH_TP_THREAD_SINGLE;
+    } else if (attr.thread_mode == UCS_THREAD_MODE_SERIALIZED && *mode == USH_TP_THREAD_MULTI) {
+        *mode = USH_TP_THREAD_SERIALIZED;
+    }
+    return USH_TP_OK;
 }
 
-ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, int owns_worker)
+ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thread_t mode)
 {
-    size_t n     = (size_t)ush_tp_job.size;
-    c->worker    = worker;
-    c->owns_worker = owns_worker;
-    c->pending   = 0;
+    size_t n   = (size_t)ush_tp_job.size;
+    c->worker  = worker;
+    c->mode    = mode;
+    c->pending = 0;
     c->eps       = calloc(n, sizeof(*c->eps));
     c->rkeys     = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
     pthread_mutex_init(&c->lock, NULL);
@@ -326,32 +350,62 @@ static void ush_tp_progress_worker(void *worker)
 void ush_tp_ctx_fini(ush_tp_ctx_t *c)
 {
     size_t n = (size_t)ush_tp_job.size;
-    for (size_t i = 0; i < n * USH_TP_MAX_SEGS; i++) {
+    for (size_t i = 0; c->rkeys && i < n * USH_TP_MAX_SEGS; i++) {
         if (c->rkeys[i]) ucp_rkey_destroy(c->rkeys[i]);
     }
     /* Close every endpoint with a flush, so nothing is left queued on it,
      * and keep progressing until the whole job has done the same: a peer
      * may still need this PE to drain what it sends. */
     ucp_request_param_t prm = { .op_attr_mask = 0 };
-    for (size_t pe = 0; pe < n; pe++) {
+    for (size_t pe = 0; c->eps && pe < n; pe++) {
         if (!c->eps[pe]) continue;
         ucs_status_t st = ush_tp_wait(c, ucp_ep_close_nbx(c->eps[pe], &prm));
         if (st != UCS_OK && st != UCS_ERR_CANCELED && st != UCS_ERR_CONNECTION_RESET &&
             st != UCS_ERR_ENDPOINT_TIMEOUT) {
-            fprintf(stderr, "ushmem: PE %d: shmem_finalize: closing the endpoint to PE %zu: %s\n",
+            fprintf(stderr, "ushmem: PE %d: closing the endpoint to PE %zu: %s\n",
                     ush_tp_job.rank, pe, ucs_status_string(st));
         }
     }
-    if (c->owns_worker) {
-        if (ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
-            fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
-                    ush_tp_strerror());
-        }
-        ucp_worker_destroy(c->worker);
+    /* The default worker serves the whole job until every PE is done;
+     * another context's worker serves only its own operations. */
+    if (c == ush_tp_ctx_default &&
+        ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
+        fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
+                ush_tp_strerror());
     }
+    ucp_worker_destroy(c->worker);
     free(c->eps);
     free(c->rkeys);
     pthread_mutex_destroy(&c->lock);
+}
+
+ush_tp_status_t ush_tp_ctx_create(ush_tp_thread_t thread_mode, ush_tp_ctx_t **ctx_out)
+{
+    ucp_worker_h    worker;
+    ush_tp_ctx_t   *c = calloc(1, sizeof(*c));
+    ush_tp_status_t st;
+
+    if (!c) return USH_TP_ERR_NOMEM;
+    st = ush_tp_worker_create(&thread_mode, &worker);
+    if (st != USH_TP_OK) {
+        free(c);
+        return st;
+    }
+    st = ush_tp_ctx_init(c, worker, thread_mode);
+    if (st != USH_TP_OK) {
+        ush_tp_ctx_fini(c);
+        free(c);
+        return st;
+    }
+    *ctx_out = c;
+    return USH_TP_OK;
+}
+
+void ush_tp_ctx_destroy(ush_tp_ctx_t *c)
+{
+    ush_tp_quiet(c);
+    ush_tp_ctx_fini(c);
+    free(c);
 }
 
 void ush_tp_finalize(void)

@@ -45,7 +45,11 @@ void            ush_tp_abort(int status, const char *msg) __attribute__((noretur
 void            ush_tp_bootstrap_finalize(void);
 
 /* -- UCX ------------------------------------------------------------------- */
+/* Creates the UCX context and the default worker. The worker's thread mode
+ * is what UCX provides, which may be less than asked: see
+ * ush_tp_thread_provided. */
 ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode);
+extern ush_tp_thread_t ush_tp_thread_provided;
 /* Allocates and registers segment seg: memory peers on this node can map.
  * Its base is aligned to align (a power of two). */
 ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out);
@@ -60,7 +64,17 @@ ush_tp_status_t ush_tp_wireup(void);
 void            ush_tp_finalize(void);
 const char     *ush_tp_strerror(void);   /* reason of the last failure */
 
+/* The default context's worker is the one every peer's endpoints reach:
+ * it serves all incoming requests, so every wait of any context also
+ * progresses it. */
 extern ush_tp_ctx_t *ush_tp_ctx_default;
+
+/* A context with a worker of its own (thread mode as asked, if UCX provides
+ * it), so its operations, quiet and fence are independent of the others'.
+ * Its endpoints reach the peers' default workers. Destroy completes its
+ * operations first. Call after ush_tp_wireup. */
+ush_tp_status_t ush_tp_ctx_create(ush_tp_thread_t thread_mode, ush_tp_ctx_t **ctx_out);
+void            ush_tp_ctx_destroy(ush_tp_ctx_t *c);
 
 /* Local address of pe's segment seg where it is mapped (self, or a
  * node-local peer whose segment ucp_rkey_ptr could map), else NULL.
@@ -99,6 +113,9 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
 
 void ush_tp_quiet(ush_tp_ctx_t *c);
 void ush_tp_fence(ush_tp_ctx_t *c);
-void ush_tp_progress(ush_tp_ctx_t *c);
+/* Progress c's worker and the default one; non-zero if anything happened. */
+int  ush_tp_progress(ush_tp_ctx_t *c);
+/* Blocking transport calls yield the CPU while idle (PEs outnumber cores). */
+extern int ush_tp_yield;
 
 #endif

@@ -33,9 +33,15 @@ struct ush_tp_ctx {
     ucp_ep_h        *eps;       /* [pe], created on first use */
     ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
     int              pending;   /* UCX operations issued since the last quiet */
-    int              owns_worker;
+    ush_tp_thread_t  mode;      /* what the worker provides */
     pthread_mutex_t  lock;      /* endpoint/rkey creation under THREAD_MULTI */
 };
+
+/* Remember that c has UCX operations a quiet must flush. */
+static inline void ush_tp_mark_pending(ush_tp_ctx_t *c)
+{
+    __atomic_store_n(&c->pending, 1, __ATOMIC_RELAXED);
+}
 
 typedef struct {
     ucp_context_h   context;
@@ -87,8 +93,11 @@ ush_tp_status_t ush_tp_bootstrap_exchange(const char *key, const void *blob, siz
  * peers still draining traffic towards this PE are served. */
 ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *arg);
 
-/* Create a context's worker-side state (eps/rkeys arrays). */
-ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, int owns_worker);
+/* A worker in thread mode *mode, lowered to what UCX provides. */
+ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out);
+/* A context's worker-side state (eps/rkeys arrays) around worker. */
+ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thread_t mode);
+/* Close c's endpoints with a flush and destroy its worker. */
 void            ush_tp_ctx_fini(ush_tp_ctx_t *c);
 
 /* Map node-local peer pe's shared segment seg; NULL when it cannot be. */
