@@ -71,7 +71,6 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
     ucp_worker_h worker;
     ush_tp_status_t ret = ush_tp_worker_create(&ush_tp_thread_provided, &worker);
     if (ret != USH_TP_OK) return ret;
-    ush_tp.thread_mode = ush_tp_thread_provided;
 
     ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
     ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));

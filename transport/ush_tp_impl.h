@@ -51,7 +51,6 @@ typedef struct {
     ush_tp_share_t  seg_share[USH_TP_MAX_SEGS];
     int             nsegs;
     ush_tp_peer_t  *peers;      /* [pe] */
-    ush_tp_thread_t thread_mode;
     int            *local;      /* [pe]: on this node */
 } ush_tp_state_t;
 
