@@ -1,0 +1,6 @@
+math(EXPR total "1024 * ${NP}")
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE ${top})
+    list(APPEND expect_lines "PE ${p}: total_done ${total}")
+endforeach()

@@ -1,0 +1,5 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE 1 ${top})
+    list(APPEND expect_lines "PE ${p}: signal 1, 2048 of 2048 words from PE 0")
+endforeach()

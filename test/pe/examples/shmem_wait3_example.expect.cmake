@@ -1,0 +1,7 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE ${top})
+    math(EXPR left "(${p} + ${NP} - 1) % ${NP}")
+    math(EXPR v "-(${left} + 1)")
+    list(APPEND expect_lines "PE ${p}: ivar ${v}")
+endforeach()

@@ -1,0 +1,7 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+
+foreach(p RANGE ${top})
+    string(REPLACE "@P@" "${p}" line "PE @P@: ${NP} of ${NP} flags set")
+    list(APPEND expect_lines "${line}")
+endforeach()

@@ -1,0 +1,7 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+math(EXPR sum "(100 * ${NP} - 1) * (100 * ${NP}) / 2")
+foreach(p RANGE ${top})
+    string(REPLACE "@P@" "${p}" line "PE @P@: total_sum ${sum}")
+    list(APPEND expect_lines "${line}")
+endforeach()
