@@ -45,7 +45,7 @@ void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_put_nbx(ush_tp_ep(c, pe), src, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_mark_pending(c);
+    ush_tp_count_issued(c);
     if (blocking) {
         ush_tp_complete(c, "ucp_put_nbx", pe, req);
     } else {
@@ -59,7 +59,7 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_mark_pending(c);
+    ush_tp_count_issued(c);
     if (blocking) {
         ush_tp_complete(c, "ucp_get_nbx", pe, req);
     } else {
@@ -85,9 +85,11 @@ static ucs_status_ptr_t ush_tp_amo_issue(ush_tp_ctx_t *c, ush_tp_amo_t op, int p
         .datatype     = ucp_dt_make_contig(size),
         .reply_buffer = result,
     };
-    ush_tp_mark_pending(c);
-    return ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], operand, 1,
-                             ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg), &prm);
+    ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], operand, 1,
+                                             ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg),
+                                             &prm);
+    ush_tp_count_issued(c);
+    return req;
 }
 
 uint64_t ush_tp_amo_fetch(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
@@ -136,33 +138,35 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
         .op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
         .datatype     = ucp_dt_make_contig(size),
     };
-    ush_tp_mark_pending(c);
     ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], &operand, 1,
                                              ush_tp_raddr(pe, seg, off),
                                              ush_tp_rkey(c, pe, seg), &prm);
+    ush_tp_count_issued(c);
     ush_tp_detach("ucp_atomic_op_nbx", pe, req);
 }
 
 void ush_tp_quiet(ush_tp_ctx_t *c)
 {
-    /* Skipping the flush when nothing went through UCX is only sound when
-     * no other thread can issue between our flush and clearing the flag;
-     * a THREAD_MULTI worker always flushes (cheap when idle). */
-    if (c->mode != USH_TP_THREAD_MULTI && !__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) {
-        return;
-    }
+    /* Flush only when some operation counted before this point is not yet
+     * covered by a completed flush. Counts, not a flag: with threads, a
+     * flag cleared by one thread's flush would hide another thread's
+     * operation issued while that flush ran. */
+    unsigned long n = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
+
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_worker_flush_nbx(c->worker, &prm);
     ucs_status_t        st  = ush_tp_wait(c, req);
     if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
-    __atomic_store_n(&c->pending, 0, __ATOMIC_RELAXED);
+
+    unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
+    while (done < n && !__atomic_compare_exchange_n(&c->flushed, &done, n, 0, __ATOMIC_RELEASE,
+                                                    __ATOMIC_RELAXED)) {
+    }
 }
 
 void ush_tp_fence(ush_tp_ctx_t *c)
 {
-    if (c->mode != USH_TP_THREAD_MULTI && !__atomic_load_n(&c->pending, __ATOMIC_RELAXED)) {
-        return;
-    }
     /* Stores to mapped peers are visible at once; a UCX put still in
      * flight to the same PE could land after them. Ordering both paths
      * takes completing the UCX side, which a flush does. */

@@ -115,7 +115,8 @@ ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thr
     size_t n   = (size_t)ush_tp_job.size;
     c->worker  = worker;
     c->mode    = mode;
-    c->pending = 0;
+    c->issued  = 0;
+    c->flushed = 0;
     c->eps       = calloc(n, sizeof(*c->eps));
     c->rkeys     = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
     pthread_mutex_init(&c->lock, NULL);

@@ -32,15 +32,18 @@ struct ush_tp_ctx {
     ucp_worker_h     worker;
     ucp_ep_h        *eps;       /* [pe], created on first use */
     ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
-    int              pending;   /* UCX operations issued since the last quiet */
+    unsigned long    issued;    /* UCX operations issued */
+    unsigned long    flushed;   /* how many of them a completed flush covered */
     ush_tp_thread_t  mode;      /* what the worker provides */
     pthread_mutex_t  lock;      /* endpoint/rkey creation under THREAD_MULTI */
 };
 
-/* Remember that c has UCX operations a quiet must flush. */
-static inline void ush_tp_mark_pending(ush_tp_ctx_t *c)
+/* Count an operation a quiet must flush. After the UCX call, never
+ * before: a quiet on another thread that counted it must find it already
+ * issued, or its flush would claim an operation it did not cover. */
+static inline void ush_tp_count_issued(ush_tp_ctx_t *c)
 {
-    __atomic_store_n(&c->pending, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&c->issued, 1, __ATOMIC_RELEASE);
 }
 
 typedef struct {
