@@ -8,7 +8,7 @@ PREFIX  ?= $(CURDIR)/$(BUILD)/install
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev libcriterion-dev
 
-.PHONY: all deps configure build install demo check bench clean
+.PHONY: all deps configure build install demo check check-tsan bench clean
 
 all: build
 
@@ -42,6 +42,11 @@ demo: install
 
 check: install
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
+
+# Only the ThreadSanitizer run of the threaded tests (test/tsan/): builds
+# $(BUILD)/tsan with -fsanitize=thread and runs them there.
+check-tsan: configure
+	cd $(BUILD) && ctest --output-on-failure -L tsan
 
 bench: install
 	$(MAKE) -C bench PREFIX=$(PREFIX)
