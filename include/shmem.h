@@ -296,6 +296,10 @@ extern struct ush_c11_no_routine_for_these_argument_types
 #define USHMEM_C11_cputnbi(T, N)  USHMEM_C11_C_(T, N, _put_nbi)
 #define USHMEM_C11_getnbi(T, N)   USHMEM_C11_A_(T, N, _get_nbi)
 #define USHMEM_C11_cgetnbi(T, N)  USHMEM_C11_C_(T, N, _get_nbi)
+#define USHMEM_C11_putsig(T, N)     USHMEM_C11_A_(T, N, _put_signal)
+#define USHMEM_C11_cputsig(T, N)    USHMEM_C11_C_(T, N, _put_signal)
+#define USHMEM_C11_putsignbi(T, N)  USHMEM_C11_A_(T, N, _put_signal_nbi)
+#define USHMEM_C11_cputsignbi(T, N) USHMEM_C11_C_(T, N, _put_signal_nbi)
 
 #define USHMEM_C11_fetch(T, N)    USHMEM_C11_AK_(T, N, _atomic_fetch)
 #define USHMEM_C11_cfetch(T, N)   USHMEM_C11_CK_(T, N, _atomic_fetch)
@@ -384,6 +388,20 @@ extern struct ush_c11_no_routine_for_these_argument_types
 #define shmem_ibget(...)   USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_ibget, USHMEM_C11_cibget, __VA_ARGS__)
 #define shmem_put_nbi(...) USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_putnbi, USHMEM_C11_cputnbi, __VA_ARGS__)
 #define shmem_get_nbi(...) USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_getnbi, USHMEM_C11_cgetnbi, __VA_ARGS__)
+
+/* Signaling: [ctx,] dest, source, nelems, sig_addr, signal, sig_op, pe.
+ * signal_add and signal_set have no type to choose; the generic form only
+ * adds the ctx overload (as shmem_sync adds the team one). */
+#define shmem_put_signal(...)     USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_putsig, USHMEM_C11_cputsig, __VA_ARGS__)
+#define shmem_put_signal_nbi(...) USHMEM_C11_CTX_GENERIC(USHMEM_C11_RMA_TYPES, USHMEM_C11_putsignbi, USHMEM_C11_cputsignbi, __VA_ARGS__)
+#define shmem_signal_add(...)                                                           \
+    _Generic(USHMEM_C11_ARG0(__VA_ARGS__),                                              \
+        shmem_ctx_t: shmem_ctx_signal_add,                                              \
+        default: shmem_signal_add)(__VA_ARGS__)
+#define shmem_signal_set(...)                                                           \
+    _Generic(USHMEM_C11_ARG0(__VA_ARGS__),                                              \
+        shmem_ctx_t: shmem_ctx_signal_set,                                              \
+        default: shmem_signal_set)(__VA_ARGS__)
 
 /* AMO, blocking. */
 #define shmem_atomic_fetch(...)        USHMEM_C11_CTX_GENERIC(USHMEM_C11_AMO_EXT_TYPES, USHMEM_C11_fetch, USHMEM_C11_cfetch, __VA_ARGS__)

@@ -59,6 +59,14 @@ void ush_amo_post(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t value,
 void ush_amo_fetch_nbi(shmem_ctx_t ctx, ush_amo_op_t op, void *fetch, void *dest,
                        uint64_t value, uint64_t cond, size_t size, int pe);
 
+/* Put-with-signal: nbytes from src to dest on pe, then sig_op (USH_AMO_SET
+ * or USH_AMO_ADD) with signal on the uint64_t at sig_addr on pe, so that a
+ * PE that sees the signal sees the payload. blocking: returns when src may
+ * be reused; otherwise the put completes by the next quiet on ctx. */
+void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
+                    uint64_t *sig_addr, uint64_t signal, ush_amo_op_t sig_op, int pe,
+                    int blocking);
+
 /* Completion and ordering. */
 void ush_quiet(shmem_ctx_t ctx);
 void ush_fence(shmem_ctx_t ctx);

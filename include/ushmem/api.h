@@ -208,6 +208,70 @@ void USHMEM_FN(shmem_getmem_nbi)(void *dest, const void *source, size_t nelems, 
 void USHMEM_FN(shmem_ctx_getmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source,
                                      size_t nelems, int pe);
 
+/* ---- Signaling (1.5; signal_add/set 1.6) --------------------------------
+ * A put-with-signal copies nelems elements to dest on pe, then updates the
+ * uint64_t at sig_addr on pe atomically (sig_op SHMEM_SIGNAL_SET or
+ * SHMEM_SIGNAL_ADD with signal): whoever sees the signal sees the data. */
+#define USHMEM_PROTO_SIGNAL_(T, N)                                                         \
+    void USHMEM_FN(shmem_##N##_put_signal)(T *dest, const T *source, size_t nelems,         \
+                                           uint64_t *sig_addr, uint64_t signal,             \
+                                           int sig_op, int pe);                             \
+    void USHMEM_FN(shmem_ctx_##N##_put_signal)(shmem_ctx_t ctx, T *dest, const T *source,   \
+                                               size_t nelems, uint64_t *sig_addr,           \
+                                               uint64_t signal, int sig_op, int pe);        \
+    void USHMEM_FN(shmem_##N##_put_signal_nbi)(T *dest, const T *source, size_t nelems,     \
+                                               uint64_t *sig_addr, uint64_t signal,         \
+                                               int sig_op, int pe);                         \
+    void USHMEM_FN(shmem_ctx_##N##_put_signal_nbi)(shmem_ctx_t ctx, T *dest,                \
+                                                   const T *source, size_t nelems,          \
+                                                   uint64_t *sig_addr, uint64_t signal,     \
+                                                   int sig_op, int pe);
+USHMEM_RMA_TYPES(USHMEM_PROTO_SIGNAL_)
+
+/* Sized: nelems elements of BITS bits each. */
+#define USHMEM_PROTO_SIGNAL_SIZED_(B)                                                      \
+    void USHMEM_FN(shmem_put##B##_signal)(void *dest, const void *source, size_t nelems,    \
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,  \
+                                          int pe);                                          \
+    void USHMEM_FN(shmem_ctx_put##B##_signal)(shmem_ctx_t ctx, void *dest,                  \
+                                              const void *source, size_t nelems,            \
+                                              uint64_t *sig_addr, uint64_t signal,          \
+                                              int sig_op, int pe);                          \
+    void USHMEM_FN(shmem_put##B##_signal_nbi)(void *dest, const void *source,               \
+                                              size_t nelems, uint64_t *sig_addr,            \
+                                              uint64_t signal, int sig_op, int pe);         \
+    void USHMEM_FN(shmem_ctx_put##B##_signal_nbi)(shmem_ctx_t ctx, void *dest,              \
+                                                  const void *source, size_t nelems,        \
+                                                  uint64_t *sig_addr, uint64_t signal,      \
+                                                  int sig_op, int pe);
+USHMEM_RMA_SIZES(USHMEM_PROTO_SIGNAL_SIZED_)
+
+/* Untyped: nelems bytes. */
+void USHMEM_FN(shmem_putmem_signal)(void *dest, const void *source, size_t nelems,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void USHMEM_FN(shmem_ctx_putmem_signal)(shmem_ctx_t ctx, void *dest, const void *source,
+                                        size_t nelems, uint64_t *sig_addr, uint64_t signal,
+                                        int sig_op, int pe);
+void USHMEM_FN(shmem_putmem_signal_nbi)(void *dest, const void *source, size_t nelems,
+                                        uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                        int pe);
+void USHMEM_FN(shmem_ctx_putmem_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source,
+                                            size_t nelems, uint64_t *sig_addr,
+                                            uint64_t signal, int sig_op, int pe);
+
+/* The local signal: its value now, or once it satisfies cmp (the value
+ * that did). */
+uint64_t USHMEM_FN(shmem_signal_fetch)(const uint64_t *sig_addr);
+uint64_t USHMEM_FN(shmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
+/* A remote signal on its own (1.6): atomic add or set, ordered like a put. */
+void USHMEM_FN(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe);
+void USHMEM_FN(shmem_ctx_signal_add)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                     int pe);
+void USHMEM_FN(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe);
+void USHMEM_FN(shmem_ctx_signal_set)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
+                                     int pe);
+
 /* ---- Atomic memory operations ------------------------------------------ */
 
 /* Standard AMO types: inc, fetch_inc, add, fetch_add, compare_swap. */
@@ -437,6 +501,8 @@ USHMEM_TO_ALL_ARITH_TYPES(USHMEM_PROTO_TO_ALL_ARITH_)
 
 #undef USHMEM_PROTO_RMA_
 #undef USHMEM_PROTO_RMA_SIZED_
+#undef USHMEM_PROTO_SIGNAL_
+#undef USHMEM_PROTO_SIGNAL_SIZED_
 #undef USHMEM_PROTO_AMO_STD_
 #undef USHMEM_PROTO_AMO_EXT_
 #undef USHMEM_PROTO_AMO_BIT_OP_

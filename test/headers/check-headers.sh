@@ -164,6 +164,8 @@ neg=(
     '_Bool *b;|(void)shmem_sum_inscan(SHMEM_TEAM_WORLD, b, b, 1)|short *e = 0; (void)shmem_sum_inscan(SHMEM_TEAM_WORLD, e, e, 1)'
     'long *d;|(void)shmem_alltoalls(d, d, 1, 1, 1)|(void)shmem_alltoalls(SHMEM_TEAM_WORLD, d, d, 1, 1, 1)'
     'long *p;|shmem_sync(p)|(void)shmem_sync(SHMEM_TEAM_WORLD); shmem_sync(0, 0, 2, p)'
+    'struct x { int a; } *p; uint64_t *g;|shmem_put_signal(p, p, 1, g, 1, SHMEM_SIGNAL_SET, 0)|long *q = 0; shmem_put_signal(q, q, 1, g, 1, SHMEM_SIGNAL_SET, 0)'
+    'double *d; const double *s; uint64_t *g;|shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, s, d, 1, g, 1, SHMEM_SIGNAL_ADD, 0)|shmem_put_signal_nbi(SHMEM_CTX_DEFAULT, d, s, 1, g, 1, SHMEM_SIGNAL_ADD, 0)'
 )
 for cc in "${ccs[@]}"; do
     nbad=0
@@ -186,7 +188,7 @@ printf '#include <stddef.h>\n#include <stdint.h>\n#include <pshmem.h>\n#include 
 gcc -std=c11 -dM -E "$tmp/base.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m0"
 gcc -std=c11 -dM -E -I"$inc" "$tmp/all.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m1"
 stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |
-        grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$' |
+        grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|put_signal(_nbi)?|signal_(add|set)|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$' |
         grep -Ev '^shmem_(broadcast|collect|fcollect|alltoalls?|(and|or|xor|max|min|sum|prod)_reduce|sum_(in|ex)scan|sync)$')
 if [ -z "$stray" ]; then
     pass "no stray macros ($(comm -13 "$tmp/m0" "$tmp/m1" | wc -l) new macros, all prefixed or spec generics)"

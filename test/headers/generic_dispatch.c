@@ -160,6 +160,19 @@ CHK(shmem_team_sync, a, (shmem_team_t t, int *r), *r = shmem_sync(t))
 CHK(shmem_team_sync, dflt, (int *r), *r = shmem_sync(SHMEM_TEAM_WORLD))
 CHK(shmem_sync, a, (long *ps), shmem_sync(0, 1, 4, ps))
 
+/* Signaling: put-with-signal on every standard RMA type, plain and ctx;
+ * signal_add/set pick their ctx form from a leading context. */
+#define SIG(T, N)                                                                               \
+    CHK(shmem_##N##_put_signal, a, (T *d, const T *s, uint64_t *g), shmem_put_signal(d, s, 4, g, 1, SHMEM_SIGNAL_SET, 1)) \
+    CHK(shmem_ctx_##N##_put_signal, a, (shmem_ctx_t c, T *d, const T *s, uint64_t *g), shmem_put_signal(c, d, s, 4, g, 1, SHMEM_SIGNAL_ADD, 1)) \
+    CHK(shmem_##N##_put_signal_nbi, a, (T *d, const T *s, uint64_t *g), shmem_put_signal_nbi(d, s, 4, g, 1, SHMEM_SIGNAL_SET, 1)) \
+    CHK(shmem_ctx_##N##_put_signal_nbi, a, (shmem_ctx_t c, T *d, const T *s, uint64_t *g), shmem_put_signal_nbi(c, d, s, 4, g, 1, SHMEM_SIGNAL_ADD, 1))
+USHMEM_RMA_TYPES_STD(SIG)
+CHK(shmem_signal_add, a, (uint64_t *g), shmem_signal_add(g, 2, 1))
+CHK(shmem_ctx_signal_add, a, (shmem_ctx_t c, uint64_t *g), shmem_signal_add(c, g, 2, 1))
+CHK(shmem_signal_set, a, (uint64_t *g), shmem_signal_set(g, 2, 1))
+CHK(shmem_ctx_signal_set, a, (shmem_ctx_t c, uint64_t *g), shmem_signal_set(c, g, 2, 1))
+
 /* SHMEM_CTX_DEFAULT is a shmem_ctx_t like any other. */
 CHK(shmem_ctx_long_put, dflt, (long *d, const long *s), shmem_put(SHMEM_CTX_DEFAULT, d, s, 4, 1))
 /* A generic call nested in another one's arguments (the checker wants the

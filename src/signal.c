@@ -1,0 +1,30 @@
+/*
+ * Put-with-signal: the payload, then the signal, with nothing able to
+ * overtake in between. The payload and the signal may take different
+ * routes (a mapped heap and static data reached through UCX, or CPU
+ * atomics refused on a multi-node job), so the order is made with
+ * ush_fence, which covers every pair of routes: a release barrier for
+ * direct stores, and a flush when UCX operations are outstanding, so a
+ * UCX put has landed before the signal is updated by a direct store or by
+ * a UCX atomic (UCX does not promise that a put and a later atomic to the
+ * same PE arrive in order).
+ */
+#include "ush.h"
+#include "ush_rma.h"
+
+void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
+                    uint64_t *sig_addr, uint64_t signal, ush_amo_op_t sig_op, int pe,
+                    int blocking)
+{
+    if (nbytes) {
+        if (blocking) {
+            ush_put(ctx, dest, src, nbytes, pe);
+        } else {
+            ush_put_nbi(ctx, dest, src, nbytes, pe);
+        }
+        ush_fence(ctx);
+    }
+    /* An atomic, never a put: the waiting PE must not see a torn word,
+     * and concurrent ADDs from several PEs must all count. */
+    ush_amo_post(ctx, sig_op, sig_addr, signal, sizeof(uint64_t), pe);
+}
