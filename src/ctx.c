@@ -22,10 +22,12 @@
 
 struct ush_ctx ush_ctx_default;
 
-/* Live created contexts, so finalize can complete and free the ones the
- * program did not destroy. */
-static struct ush_ctx  *ush_ctx_list;
-static pthread_mutex_t  ush_ctx_list_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Live created contexts: waiting loops progress them, and finalize
+ * completes and frees the ones the program did not destroy. Waits read
+ * the list; only create and destroy write it. */
+static struct ush_ctx   *ush_ctx_list;
+static int               ush_ctx_count;
+static pthread_rwlock_t  ush_ctx_list_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 #define USH_CTX_OPTIONS (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
 
@@ -62,16 +64,18 @@ USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t
         return -1;
     }
     c->options   = options;
+    c->owner     = pthread_self();
     c->team      = team;
     c->pe_start  = team->start;
     c->pe_stride = team->stride;
     c->pe_size   = team->size;
 
-    pthread_mutex_lock(&ush_ctx_list_lock);
+    pthread_rwlock_wrlock(&ush_ctx_list_lock);
     c->next = ush_ctx_list;
     if (ush_ctx_list) ush_ctx_list->prev = c;
     ush_ctx_list = c;
-    pthread_mutex_unlock(&ush_ctx_list_lock);
+    __atomic_store_n(&ush_ctx_count, ush_ctx_count + 1, __ATOMIC_RELAXED);
+    pthread_rwlock_unlock(&ush_ctx_list_lock);
     *ctx = c;
     return 0;
 }
@@ -83,10 +87,11 @@ USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
 
 static void ush_ctx_free(struct ush_ctx *c)
 {
-    pthread_mutex_lock(&ush_ctx_list_lock);
+    pthread_rwlock_wrlock(&ush_ctx_list_lock);
     if (c->prev) c->prev->next = c->next; else ush_ctx_list = c->next;
     if (c->next) c->next->prev = c->prev;
-    pthread_mutex_unlock(&ush_ctx_list_lock);
+    __atomic_store_n(&ush_ctx_count, ush_ctx_count - 1, __ATOMIC_RELAXED);
+    pthread_rwlock_unlock(&ush_ctx_list_lock);
     /* Destroying a context completes its outstanding operations. */
     ush_quiet(c);
     ush_tp_ctx_destroy(c->tp);
@@ -101,6 +106,28 @@ USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
         ush_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
     }
     ush_ctx_free(ctx);
+}
+
+/* Whether this thread may drive c's worker while it waits for something
+ * else: always when one thread calls the library at a time; under
+ * THREAD_MULTIPLE only a thread-safe worker, or a private context's own
+ * thread. A SERIALIZED context is left to the threads that use it. */
+static int ush_ctx_may_progress(const struct ush_ctx *c, int multiple)
+{
+    if (!multiple) return 1;
+    if (c->options & SHMEM_CTX_PRIVATE) return pthread_equal(c->owner, pthread_self());
+    return !(c->options & SHMEM_CTX_SERIALIZED);
+}
+
+void ush_ctx_progress_all(void)
+{
+    if (!__atomic_load_n(&ush_ctx_count, __ATOMIC_RELAXED)) return;
+    int multiple = ush_g.thread_level == SHMEM_THREAD_MULTIPLE;
+    pthread_rwlock_rdlock(&ush_ctx_list_lock);
+    for (struct ush_ctx *c = ush_ctx_list; c; c = c->next) {
+        if (ush_ctx_may_progress(c, multiple)) ush_tp_progress_own(c->tp);
+    }
+    pthread_rwlock_unlock(&ush_ctx_list_lock);
 }
 
 void ush_ctx_destroy_all(void)

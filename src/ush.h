@@ -5,6 +5,7 @@
 #define USH_H
 
 #include <shmem.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include "ush_env.h"
 #include "ush_heap.h"
@@ -22,6 +23,7 @@ struct ush_ctx {
     int                pe_start;
     int                pe_stride;
     int                pe_size;
+    pthread_t          owner;     /* creating thread (drives a PRIVATE one) */
     struct ush_ctx    *next, *prev; /* created contexts still alive (ctx.c) */
 };
 
@@ -51,6 +53,11 @@ extern struct ush_ctx ush_ctx_default;
 /* Complete and free every context the program created and did not
  * destroy (at finalize). */
 void ush_ctx_destroy_all(void);
+/* Progress the workers of created contexts this thread may drive: a
+ * waiting PE must keep its own contexts' operations moving (an endpoint
+ * still wiring up, a queued send), or a peer waiting for them, while it
+ * waits for that peer, never sees them. */
+void ush_ctx_progress_all(void);
 
 /* Symmetric memory set-up (symm.c): the heap and static data segments,
  * the allocator over the heap, and the internal symmetric objects. */
