@@ -1,0 +1,5 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE ${top})
+    list(APPEND expect_lines "PE ${p}: done")
+endforeach()

@@ -1,0 +1,2 @@
+# Only errors are printed.
+set(expect_lines "")

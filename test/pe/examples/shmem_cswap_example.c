@@ -1,0 +1,20 @@
+/*
+ * Follows the OpenSHMEM 1.6 specification's example_code/shmem_cswap_example.c:
+ * the deprecated (1.4) conditional swap: every PE tries to put its number
+ * into race_winner on PE 0 if it still holds -1; exactly one wins. The
+ * spec's C11 generic shmem_cswap is written as shmem_int_cswap (see
+ * shmem_add_example.c).
+ */
+#include <shmem.h>
+#include <stdio.h>
+
+int main(void) {
+  static int race_winner = -1;
+  int oldval;
+  shmem_init();
+  oldval = shmem_int_cswap(&race_winner, -1, shmem_my_pe(), 0);
+  if (oldval == -1)
+    printf("pe %d was first\n", shmem_my_pe());
+  shmem_finalize();
+  return 0;
+}

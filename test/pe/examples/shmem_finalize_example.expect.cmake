@@ -1,0 +1,7 @@
+set(expect_lines "0: y = 10101")
+math(EXPR top "${NP} - 1")
+if(top GREATER 0)
+    foreach(p RANGE 1 ${top})
+        list(APPEND expect_lines "${p}: y = -1")
+    endforeach()
+endif()

@@ -1,0 +1,1 @@
+set(expect_lines "Number of PEs executing this program is: ${NP}")

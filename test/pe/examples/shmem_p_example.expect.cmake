@@ -1,0 +1,1 @@
+set(expect_lines "OK")

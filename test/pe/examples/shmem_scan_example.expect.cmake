@@ -1,0 +1,8 @@
+set(line "0: gathered")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE ${top})
+    foreach(k RANGE ${p})
+        string(APPEND line " ${p}")
+    endforeach()
+endforeach()
+set(expect_lines "${line}")

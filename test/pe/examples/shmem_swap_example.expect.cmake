@@ -1,0 +1,6 @@
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE 1 ${top} 2)
+    math(EXPR next "(${p} + 1) % ${NP}")
+    list(APPEND expect_lines "${p}: dest = ${p}, swapped = ${next}")
+endforeach()

@@ -1,0 +1,15 @@
+# PEs 3, 6, ... below NP hold 3, the other nonzero even PEs 2, the rest
+# (0 and the odd PEs not a multiple of 3) keep 10101.
+set(expect_lines "")
+math(EXPR top "${NP} - 1")
+foreach(p RANGE ${top})
+    math(EXPR m3 "${p} % 3")
+    math(EXPR m2 "${p} % 2")
+    if(p GREATER 0 AND m3 EQUAL 0)
+        list(APPEND expect_lines "${p}: x = 3")
+    elseif(p GREATER 0 AND m2 EQUAL 0)
+        list(APPEND expect_lines "${p}: x = 2")
+    else()
+        list(APPEND expect_lines "${p}: x = 10101")
+    endif()
+endforeach()
