@@ -220,6 +220,9 @@ extern struct ush_c11_no_routine_for_these_argument_types
     X(unsigned long, ulong)                                                   \
     X(unsigned long long, ulonglong)
 #define USHMEM_C11_AMO_EXT_TYPES(X) X(float, float) X(double, double) USHMEM_C11_AMO_TYPES(X)
+/* The deprecated (1.3) atomics exist for these types only. */
+#define USHMEM_C11_AMO_DEPR_TYPES(X) X(int, int) X(long, long) X(long long, longlong)
+#define USHMEM_C11_AMO_DEPR_EXT_TYPES(X) USHMEM_C11_AMO_DEPR_TYPES(X) X(float, float) X(double, double)
 #define USHMEM_C11_AMO_BIT_TYPES(X)                                           \
     X(unsigned int, uint)                                                     \
     X(unsigned long, ulong)                                                   \
@@ -428,6 +431,25 @@ extern struct ush_c11_no_routine_for_these_argument_types
 #define shmem_atomic_fetch_and_nbi(...)    USHMEM_C11_CTX_GENERIC(USHMEM_C11_BIT_TYPES, USHMEM_C11_fandnbi, USHMEM_C11_cfandnbi, __VA_ARGS__)
 #define shmem_atomic_fetch_or_nbi(...)     USHMEM_C11_CTX_GENERIC(USHMEM_C11_BIT_TYPES, USHMEM_C11_fornbi, USHMEM_C11_cfornbi, __VA_ARGS__)
 #define shmem_atomic_fetch_xor_nbi(...)    USHMEM_C11_CTX_GENERIC(USHMEM_C11_BIT_TYPES, USHMEM_C11_fxornbi, USHMEM_C11_cfxornbi, __VA_ARGS__)
+
+/* AMO, deprecated (the OpenSHMEM 1.3 generic names, default context only),
+ * so programs of that era still build. */
+#define USHMEM_C11_dswap(T, N)  USHMEM_C11_A_(T, N, _swap)
+#define USHMEM_C11_dcswap(T, N) USHMEM_C11_A_(T, N, _cswap)
+#define USHMEM_C11_dfadd(T, N)  USHMEM_C11_A_(T, N, _fadd)
+#define USHMEM_C11_dfinc(T, N)  USHMEM_C11_A_(T, N, _finc)
+#define USHMEM_C11_dadd(T, N)   USHMEM_C11_A_(T, N, _add)
+#define USHMEM_C11_dinc(T, N)   USHMEM_C11_A_(T, N, _inc)
+#define USHMEM_C11_dfetch(T, N) USHMEM_C11_AK_(T, N, _fetch)
+#define USHMEM_C11_dset(T, N)   USHMEM_C11_A_(T, N, _set)
+#define shmem_swap(...)  USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_EXT_TYPES, USHMEM_C11_dswap, __VA_ARGS__)
+#define shmem_cswap(...) USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_TYPES, USHMEM_C11_dcswap, __VA_ARGS__)
+#define shmem_fadd(...)  USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_TYPES, USHMEM_C11_dfadd, __VA_ARGS__)
+#define shmem_finc(...)  USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_TYPES, USHMEM_C11_dfinc, __VA_ARGS__)
+#define shmem_add(...)   USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_TYPES, USHMEM_C11_dadd, __VA_ARGS__)
+#define shmem_inc(...)   USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_TYPES, USHMEM_C11_dinc, __VA_ARGS__)
+#define shmem_fetch(...) USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_EXT_TYPES, USHMEM_C11_dfetch, __VA_ARGS__)
+#define shmem_set(...)   USHMEM_C11_GENERIC(USHMEM_C11_AMO_DEPR_EXT_TYPES, USHMEM_C11_dset, __VA_ARGS__)
 
 /* Point-to-point synchronisation (no ctx forms). shmem_wait_until also
  * names the deprecated long-only function declared above; the function is

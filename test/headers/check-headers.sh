@@ -129,7 +129,8 @@ pairs='USHMEM_RMA_TYPES_STD:USHMEM_C11_RMA_TYPES USHMEM_AMO_TYPES_STD:USHMEM_C11
 USHMEM_AMO_EXT_TYPES_STD:USHMEM_C11_AMO_EXT_TYPES USHMEM_AMO_BIT_TYPES_STD:USHMEM_C11_AMO_BIT_TYPES
 USHMEM_P2P_TYPES_STD:USHMEM_C11_P2P_TYPES
 USHMEM_REDUCE_BIT_TYPES_STD:USHMEM_C11_REDUCE_BIT_TYPES USHMEM_REDUCE_MINMAX_TYPES_STD:USHMEM_C11_REDUCE_MINMAX_TYPES
-USHMEM_REDUCE_ARITH_TYPES_STD:USHMEM_C11_REDUCE_ARITH_TYPES'
+USHMEM_REDUCE_ARITH_TYPES_STD:USHMEM_C11_REDUCE_ARITH_TYPES
+USHMEM_AMO_DEPR_TYPES:USHMEM_C11_AMO_DEPR_TYPES USHMEM_AMO_DEPR_EXT_TYPES:USHMEM_C11_AMO_DEPR_EXT_TYPES'
 for pair in $pairs; do
     table=${pair%%:*} c11=${pair##*:}
     printf '#include <shmem.h>\n#define E_(T, N) [T|N]\nTABLE %s(E_)\nC11 %s(E_)\n' "$table" "$c11" >"$tmp/l.c"
@@ -189,7 +190,8 @@ gcc -std=c11 -dM -E "$tmp/base.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >
 gcc -std=c11 -dM -E -I"$inc" "$tmp/all.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m1"
 stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |
         grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|put_signal(_nbi)?|signal_(add|set)|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$' |
-        grep -Ev '^shmem_(broadcast|collect|fcollect|alltoalls?|(and|or|xor|max|min|sum|prod)_reduce|sum_(in|ex)scan|sync)$')
+        grep -Ev '^shmem_(broadcast|collect|fcollect|alltoalls?|(and|or|xor|max|min|sum|prod)_reduce|sum_(in|ex)scan|sync)$' |
+        grep -Ev '^shmem_(swap|cswap|fadd|finc|add|inc|fetch|set)$')
 if [ -z "$stray" ]; then
     pass "no stray macros ($(comm -13 "$tmp/m0" "$tmp/m1" | wc -l) new macros, all prefixed or spec generics)"
 else

@@ -165,6 +165,44 @@ static void test_generics(void)
     shmem_barrier_all();
 }
 
+/* The OpenSHMEM 1.3 generic atomics (deprecated since 1.4): ushmem must
+ * have them; another library is tested only if it defines them. */
+#if defined(PE_TEST_REQUIRE_SPEC) || defined(shmem_fadd)
+static void test_old_generic_atomics(void)
+{
+    static int    d_int;
+    static long   d_long;
+    static double d_double;
+    const int     right = (pe_me + 1) % pe_npes;
+
+    pe_section("1.3 generic atomics");
+    d_int = 0;
+    d_long = 0;
+    d_double = 0;
+    shmem_barrier_all();
+    shmem_inc(&d_int, 0);
+    shmem_add(&d_long, 5L, 0);
+    int before = shmem_finc(&d_int, 0);
+    CHECK(before >= 0 && before < 2 * pe_npes);
+    CHECK_EQ(shmem_fadd(&d_long, 0L, 0) % 5, 0L);
+    shmem_set(&d_double, 0.5 * pe_me, right);
+    shmem_barrier_all();
+    if (pe_me == 0) {
+        CHECK_EQ(shmem_fetch(&d_int, 0), 2 * pe_npes);
+        CHECK_EQ(shmem_fetch(&d_long, 0), 5L * pe_npes);
+    }
+    CHECK_EQ(shmem_fetch(&d_double, pe_me), 0.5 * ((pe_me + pe_npes - 1) % pe_npes));
+    shmem_barrier_all();
+    CHECK_EQ(shmem_swap(&d_double, 1.0, pe_me), 0.5 * ((pe_me + pe_npes - 1) % pe_npes));
+    if (pe_me == 0) CHECK_EQ(shmem_cswap(&d_long, 5L * pe_npes, -1L, 0), 5L * pe_npes);
+    shmem_barrier_all();
+    CHECK_EQ(shmem_cswap(&d_long, 0L, 7L, 0), -1L); /* no match: unchanged */
+    shmem_barrier_all();
+}
+#else
+static void test_old_generic_atomics(void) {}
+#endif
+
 static void test_old_wait(void)
 {
     const int right = (pe_me + 1) % pe_npes;
@@ -184,6 +222,7 @@ int main(void)
     test_info();
     test_old_allocators();
     test_generics();
+    test_old_generic_atomics();
     test_old_wait();
     pe_test_report_pass();
     return 0; /* finalized implicitly at exit */

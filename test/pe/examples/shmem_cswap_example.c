@@ -1,9 +1,8 @@
 /*
  * Follows the OpenSHMEM 1.6 specification's example_code/shmem_cswap_example.c:
  * the deprecated (1.4) conditional swap: every PE tries to put its number
- * into race_winner on PE 0 if it still holds -1; exactly one wins. The
- * spec's C11 generic shmem_cswap is written as shmem_int_cswap (see
- * shmem_add_example.c).
+ * into race_winner on PE 0 if it still holds -1; exactly one wins. It calls
+ * the C11 generic shmem_cswap, as the spec does.
  */
 #include <shmem.h>
 #include <stdio.h>
@@ -12,7 +11,7 @@ int main(void) {
   static int race_winner = -1;
   int oldval;
   shmem_init();
-  oldval = shmem_int_cswap(&race_winner, -1, shmem_my_pe(), 0);
+  oldval = shmem_cswap(&race_winner, -1, shmem_my_pe(), 0);
   if (oldval == -1)
     printf("pe %d was first\n", shmem_my_pe());
   shmem_finalize();

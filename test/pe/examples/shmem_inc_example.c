@@ -1,8 +1,8 @@
 /*
  * Follows the OpenSHMEM 1.6 specification's example_code/shmem_inc_example.c:
  * the deprecated (1.4) increment: PE 0 increments dst (74) on PE 1, which
- * prints 75. The spec's C11 generic shmem_inc is written as shmem_int_inc
- * (see shmem_add_example.c). Needs 2 PEs.
+ * prints 75. It calls the C11 generic shmem_inc, as the spec does. Needs 2
+ * PEs.
  */
 #include <shmem.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@ int main(void) {
   shmem_barrier_all();
 
   if (me == 0)
-    shmem_int_inc(&dst, 1);
+    shmem_inc(&dst, 1);
   shmem_barrier_all();
 
   printf("%d: dst = %d\n", me, dst);

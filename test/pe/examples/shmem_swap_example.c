@@ -1,9 +1,8 @@
 /*
  * Follows the OpenSHMEM 1.6 specification's example_code/shmem_swap_example.c:
- * the deprecated (1.4) swap: each odd PE swaps its number into dest on
- * the next PE and prints what it got back. The spec's C11 generic
- * shmem_swap is written as shmem_long_swap (see shmem_add_example.c). Run
- * with an even number of PEs.
+ * the deprecated (1.4) swap: each odd PE swaps its number into dest on the
+ * next PE and prints what it got back. It calls the C11 generic shmem_swap,
+ * as the spec does. Run with an even number of PEs.
  */
 #include <shmem.h>
 #include <stdio.h>
@@ -17,7 +16,7 @@ int main(void) {
   shmem_barrier_all();
   long new_val = me;
   if (me & 1) {
-    long swapped_val = shmem_long_swap(&dest, new_val, (me + 1) % npes);
+    long swapped_val = shmem_swap(&dest, new_val, (me + 1) % npes);
     printf("%d: dest = %ld, swapped = %ld\n", me, dest, swapped_val);
   }
   shmem_finalize();
