@@ -1,12 +1,9 @@
 # Distributed locks (shmem_set_lock, shmem_test_lock, shmem_clear_lock):
 # exact counts under contention with locks in the heap and static data,
-# test_lock's answers, and the specification's example. Included by
-# test/pe/CMakeLists.txt.
+# test_lock's answers (the specification's example runs with the others in
+# examples/). Included by test/pe/CMakeLists.txt.
 ush_add_pe_test(NAME lock_count   SOURCES lock_count.c   TIMEOUT 60)
 ush_add_pe_test(NAME lock_test    SOURCES lock_test.c    TIMEOUT 60)
-# The spec's example must build as strictly as the issue asks of them.
-ush_add_pe_test(NAME lock_example SOURCES lock_example.c TIMEOUT 60
-                COMPILE_OPTIONS -Wall -Wextra -pedantic -Werror)
 
 # Static-data locks reached through UCX atomics instead of the shared
 # mapping, so the transport path of every lock word is exercised on one node.

@@ -24,7 +24,7 @@ static void *thread_body(void *arg)
     const int    t = (int)(intptr_t)arg;
     const int    tme = shmem_team_my_pe(rev), tn = shmem_team_n_pes(rev);
     const int    tgt = (tme + 1) % tn; /* team PE number */
-    long         src[SLICE], dst[SLICE];
+    long         src[SLICE];
     shmem_ctx_t  ctx = SHMEM_CTX_INVALID;
     shmem_team_t back = SHMEM_TEAM_INVALID;
 
@@ -37,11 +37,7 @@ static void *thread_body(void *arg)
             src[i] = val(pe_me, t, r, i);
         shmem_ctx_long_put(ctx, &sbuf[t * SLICE], src, SLICE, tgt);
         CHECK_EQ(shmem_ctx_long_atomic_fetch_add(ctx, &cnt[t], 1, tgt), (long)r);
-        shmem_ctx_quiet(ctx);
-        memset(dst, 0, sizeof(dst));
-        shmem_ctx_long_get(ctx, dst, &sbuf[t * SLICE], SLICE, tgt);
-        for (int i = 0; i < SLICE; i++)
-            CHECK_EQ(dst[i], src[i]);
+        tu_check_round_trip(ctx, &sbuf[t * SLICE], src, SLICE, tgt);
     }
     shmem_ctx_destroy(ctx);
     return NULL;

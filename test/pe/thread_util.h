@@ -75,4 +75,18 @@ static inline long tu_arg_long(int argc, char **argv, const char *name, long def
     return def;
 }
 
+/* After a put of src[0..n) to remote on tgt through ctx: complete it, read
+ * it back through the same context and check every element. */
+static inline void tu_check_round_trip(shmem_ctx_t ctx, long *remote, const long *src, int n,
+                                       int tgt)
+{
+    long back[64];
+    CHECK(n <= 64);
+    shmem_ctx_quiet(ctx);
+    memset(back, 0, sizeof(back));
+    shmem_ctx_long_get(ctx, back, remote, (size_t)n, tgt);
+    for (int i = 0; i < n; i++)
+        CHECK_EQ(back[i], src[i]);
+}
+
 #endif /* THREAD_UTIL_H */

@@ -44,7 +44,7 @@ static void *waiter_body(void *arg)
 static void *worker_body(void *arg)
 {
     const int   t = (int)(intptr_t)arg, tgt = next_pe();
-    long        src[SLICE], dst[SLICE];
+    long        src[SLICE];
     shmem_ctx_t ctx = SHMEM_CTX_INVALID;
 
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
@@ -53,11 +53,7 @@ static void *worker_body(void *arg)
             src[i] = val(pe_me, t, r, i);
         shmem_ctx_long_put(ctx, &sbuf[t * SLICE], src, SLICE, tgt);
         shmem_ctx_long_atomic_add(ctx, &hits, 1, tgt);
-        shmem_ctx_quiet(ctx);
-        memset(dst, 0, sizeof(dst));
-        shmem_ctx_long_get(ctx, dst, &sbuf[t * SLICE], SLICE, tgt);
-        for (int i = 0; i < SLICE; i++)
-            CHECK_EQ(dst[i], src[i]);
+        tu_check_round_trip(ctx, &sbuf[t * SLICE], src, SLICE, tgt);
     }
     shmem_ctx_destroy(ctx);
     return NULL;
