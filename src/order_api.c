@@ -45,7 +45,8 @@ static void ush_pe_quiet(const char *routine, shmem_ctx_t ctx, const int *target
 {
     USH_CHECK_INIT(routine);
     if (npes == 0) return;
-    for (size_t i = 0; i < npes; i++) USH_CHECK_PE(routine, target_pes[i]);
+    /* PE numbers of the context's team, like every ctx routine's. */
+    for (size_t i = 0; i < npes; i++) USH_CHECK_CTX_PE(routine, ctx, target_pes[i]);
     ush_quiet(ctx);
 }
 

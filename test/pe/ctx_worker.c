@@ -2,8 +2,8 @@
  * Contexts with workers of their own: RMA and atomics through created
  * contexts of every option, on static data and on the heap, crossing
  * between PEs at the same time (each PE blocked on its own context while
- * a peer's context needs it to serve); quiet and fence acting on one
- * context; destroy completing outstanding operations; and a context left
+ * a peer's context needs it to serve); quiet, pe_quiet and fence acting on
+ * one context; destroy completing outstanding operations; and a context left
  * for shmem_finalize to destroy.
  */
 #include "pe_test.h"
@@ -65,7 +65,7 @@ int main(void)
         shmem_barrier_all();
     }
 
-    pe_section("quiet on a context completes its puts");
+    pe_section("quiet and pe_quiet on a context complete its puts");
     shmem_ctx_t a = SHMEM_CTX_INVALID, b = SHMEM_CTX_INVALID;
     CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &a), 0);
     CHECK_EQ(shmem_ctx_create(0, &b), 0);
@@ -73,7 +73,10 @@ int main(void)
         long src[N];
         for (int i = 0; i < N; i++) src[i] = r * 1000 + i;
         shmem_ctx_long_put_nbi(a, inbox, src, N, right);
-        shmem_ctx_quiet(a);
+        if (r % 2)
+            shmem_ctx_quiet(a);
+        else
+            shmem_ctx_pe_quiet(a, &right, 1); /* 1.6: only the PEs named */
         /* The flag goes through another context: only a's quiet orders
          * the data before it. */
         shmem_ctx_long_atomic_set(b, &flag, r, right);
