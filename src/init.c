@@ -63,6 +63,21 @@ static int ush_decide_yield(void)
     return ncores <= 0 || ush_g.local_size > ncores;
 }
 
+/* Serving peers from a thread is needed where UCX emulates remote access
+ * in software: between nodes (TCP) and, on one node, for static data that
+ * is not shared (atomics on it are emulated). Node-local heap and shared
+ * static data are loads and stores, which need no one's help. */
+static int ush_decide_progress_thread(void)
+{
+    const char *mode = ush_g.env.progress_thread;
+    if (!strcmp(mode, "on")) return 1;
+    if (!strcmp(mode, "off")) return 0;
+    if (strcmp(mode, "auto")) {
+        ush_fatal("shmem_init", "SHMEM_PROGRESS_THREAD=%s: expected auto, on or off", mode);
+    }
+    return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
+}
+
 static void ush_print_info(void)
 {
     if (ush_g.my_pe != 0) return;
@@ -71,6 +86,10 @@ static void ush_print_info(void)
                SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
     }
     if (ush_g.env.info) {
+        printf("job: %d PEs on %d node(s), %d on this node; thread level %d; "
+               "progress thread %s; waits %s\n",
+               ush_g.n_pes, ush_tp_job.num_nodes, ush_g.local_size, ush_g.thread_level,
+               ush_g.progress_thread ? "on" : "off", ush_g.yield ? "yield" : "spin");
         ush_env_print(&ush_g.env, stdout);
     }
     fflush(stdout);
@@ -129,15 +148,17 @@ static void ush_init(int requested)
     if (ush_env_load(&ush_g.env, err, sizeof(err))) {
         ush_fatal("shmem_init", "%s", err);
     }
-    ush_g.yield  = ush_decide_yield();
-    ush_tp_yield = ush_g.yield;
+    ush_g.yield      = ush_decide_yield();
+    ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;
+    ush_tp_yield     = ush_g.yield_late;
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
      * thread-safe UCX worker. */
     ush_tp_thread_t tmode = requested >= SHMEM_THREAD_MULTIPLE ? USH_TP_THREAD_MULTI
                           : requested == SHMEM_THREAD_SERIALIZED ? USH_TP_THREAD_SERIALIZED
                                                                  : USH_TP_THREAD_SINGLE;
-    ush_tp_check("UCX initialisation", ush_tp_init(tmode));
+    ush_g.progress_thread = ush_decide_progress_thread();
+    ush_tp_check("UCX initialisation", ush_tp_init(tmode, ush_g.progress_thread));
     ush_g.thread_level = ush_thread_level(requested);
     ush_ctx_default = (struct ush_ctx){ .tp = ush_tp_ctx_default, .team = SHMEM_TEAM_WORLD,
                                         .pe_start = 0, .pe_stride = 1, .pe_size = ush_g.n_pes };
@@ -145,6 +166,7 @@ static void ush_init(int requested)
     ush_symm_init();
     ush_coll_init();
     ush_tp_check("wire-up", ush_tp_wireup());
+    if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
 
     ush_g.initialized = 1;
@@ -190,6 +212,7 @@ USH_API(void, shmem_finalize)(void)
     ush_ctx_destroy_all();
     ush_barrier_all();
     ush_g.initialized = 0;
+    ush_tp_progress_thread_stop();
     ush_symm_fini();
     ush_tp_finalize();
 }

@@ -30,6 +30,9 @@
     X(yield, YIELD, STRING, "auto",                                                   \
       "Yield the CPU in waiting loops: auto (when node-local PEs outnumber cores), "  \
       "always or never.")                                                             \
+    X(progress_thread, PROGRESS_THREAD, STRING, "auto",                               \
+      "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
+      "the job spans several nodes, or static data is not shared), on or off.")       \
     X(share_static, SHARE_STATIC, BOOL, "1",                                          \
       "Back the program's static data with shared memory so PEs on the same node "   \
       "reach it with loads and stores; 0 sends it through UCX.")                      \

@@ -9,14 +9,23 @@
 #include <sched.h>
 #include <string.h>
 
+/* Idle progress calls of one wait before it starts yielding. */
+#define USH_TP_SPIN_STEPS 100
+
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
 {
     if (req == NULL) return UCS_OK;
     if (UCS_PTR_IS_ERR(req)) return UCS_PTR_STATUS(req);
     ucs_status_t st;
+    unsigned     idle = 0;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        /* Oversubscribed, the peer that must answer may need our core. */
-        if (!ush_tp_progress(c) && ush_tp_yield) sched_yield();
+        /* Spin a little, then yield: the peer that must answer may need
+         * our core (oversubscribed, or emulated nodes on one machine). */
+        if (ush_tp_progress(c)) {
+            idle = 0;
+        } else if (ush_tp_yield && ++idle > USH_TP_SPIN_STEPS) {
+            sched_yield();
+        }
     }
     ucp_request_free(req);
     return st;
@@ -185,5 +194,11 @@ int ush_tp_progress(ush_tp_ctx_t *c)
      * blocked on a private context's get from the other wait forever. */
     unsigned events = ucp_worker_progress(c->worker);
     if (c != ush_tp_ctx_default) events += ucp_worker_progress(ush_tp_ctx_default->worker);
+    if (ush_tp_progress_mt) {
+        /* Tells the progress thread the program is progressing. Lost
+         * updates between threads do not matter, only that it changes. */
+        unsigned long n = __atomic_load_n(&ush_tp_progress_calls, __ATOMIC_RELAXED);
+        __atomic_store_n(&ush_tp_progress_calls, n + 1, __ATOMIC_RELAXED);
+    }
     return events != 0;
 }

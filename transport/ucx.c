@@ -12,6 +12,7 @@ ush_tp_state_t  ush_tp;
 ush_tp_ctx_t   *ush_tp_ctx_default;
 ush_tp_thread_t ush_tp_thread_provided;
 int             ush_tp_yield;
+int             ush_tp_progress_mt;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
 
@@ -50,7 +51,7 @@ void ush_tp_fatal(const char *fmt, ...)
         }                                                                          \
     } while (0)
 
-ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
+ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
 {
     ucp_config_t *config;
     ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
@@ -59,25 +60,31 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode)
     ucp_params_t params = {
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                              UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
-        .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI,
+        .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                             (progress_thread ? UCP_FEATURE_WAKEUP : 0),
+        .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
         .estimated_num_eps = (size_t)ush_tp_job.size,
     };
     st = ucp_init(&params, config, &ush_tp.context);
     ucp_config_release(config);
     USH_TP_UCX_CHECK("ucp_init", st);
 
-    ush_tp_thread_provided = thread_mode;
-    ucp_worker_h worker;
-    ush_tp_status_t ret = ush_tp_worker_create(&ush_tp_thread_provided, &worker);
+    /* The progress thread shares the default worker with the program's
+     * threads, so that worker must be thread-safe whatever the program
+     * asked for. */
+    ush_tp_thread_t mode = progress_thread ? USH_TP_THREAD_MULTI : thread_mode;
+    ucp_worker_h    worker;
+    ush_tp_status_t ret = ush_tp_worker_create(&mode, &worker);
     if (ret != USH_TP_OK) return ret;
+    ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
+    ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
 
     ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
     ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
     if (!ush_tp.peers || !ush_tp_map) return USH_TP_ERR_NOMEM;
 
     ush_tp_ctx_default = &ush_tp_ctx_default_obj;
-    return ush_tp_ctx_init(ush_tp_ctx_default, worker, ush_tp_thread_provided);
+    return ush_tp_ctx_init(ush_tp_ctx_default, worker, mode);
 }
 
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out)

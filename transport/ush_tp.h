@@ -47,9 +47,16 @@ void            ush_tp_bootstrap_finalize(void);
 /* -- UCX ------------------------------------------------------------------- */
 /* Creates the UCX context and the default worker. The worker's thread mode
  * is what UCX provides, which may be less than asked: see
- * ush_tp_thread_provided. */
-ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode);
+ * ush_tp_thread_provided. With progress_thread the worker is made
+ * thread-safe and able to sleep on events, for ush_tp_progress_thread_start. */
+ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread);
 extern ush_tp_thread_t ush_tp_thread_provided;
+
+/* A thread that progresses the default worker whenever a request arrives,
+ * so peers' operations that UCX emulates in software complete while this
+ * PE computes. Start after wire-up; stop before ush_tp_finalize. */
+ush_tp_status_t ush_tp_progress_thread_start(void);
+void            ush_tp_progress_thread_stop(void);
 /* Allocates and registers segment seg: memory peers on this node can map.
  * Its base is aligned to align (a power of two). */
 ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out);
@@ -117,7 +124,8 @@ void ush_tp_fence(ush_tp_ctx_t *c);
 int  ush_tp_progress(ush_tp_ctx_t *c);
 /* Progress c's worker alone. */
 int  ush_tp_progress_own(ush_tp_ctx_t *c);
-/* Blocking transport calls yield the CPU while idle (PEs outnumber cores). */
+/* Blocking transport calls yield the CPU once idle for a while (unless
+ * SHMEM_YIELD=never). */
 extern int ush_tp_yield;
 
 #endif

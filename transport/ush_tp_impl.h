@@ -59,6 +59,12 @@ typedef struct {
 
 extern ush_tp_state_t ush_tp;
 
+/* The default worker is thread-safe (so a progress thread may drive it). */
+extern int ush_tp_progress_mt;
+/* Bumped by the program's progress calls, so the progress thread knows
+ * to keep out of the way (progress.c). */
+extern unsigned long ush_tp_progress_calls;
+
 /* "ushmem: PE <n>: <message>" and the whole job ends. */
 void ush_tp_fatal(const char *fmt, ...) __attribute__((noreturn, cold, format(printf, 1, 2)));
 /* Remember the reason of a failure for ush_tp_strerror(). */
