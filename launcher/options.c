@@ -1,17 +1,15 @@
 /*
- * oshrun's command line: options, usage text, and finding the program.
+ * oshrun's command line: options, usage text, and checking the program
+ * (found through path.c) for the embedded launcher.
  * Options end at the first word that is not one (or at "--"); the rest is
  * the program and its arguments, untouched.
  */
 #include "oshrun.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #ifndef USH_VERSION_STRING
 #define USH_VERSION_STRING "unknown"
@@ -25,22 +23,39 @@ static void ush_run_usage(FILE *out)
     fprintf(out,
 "Usage: oshrun [options] [--] program [arguments...]\n"
 "\n"
-"Start an OpenSHMEM program as N processing elements (PEs) on this node.\n"
-"oshrun is its own PMIx server: nothing else needs to be running.\n"
+"Start an OpenSHMEM program as N processing elements (PEs). On one node\n"
+"oshrun is its own PMIx server: nothing else needs to be running. Inside a\n"
+"Slurm allocation it hands the job to 'srun --mpi=pmix'; given --host or\n"
+"--hostfile it hands it to Open MPI's 'mpirun' (see --launcher).\n"
 "\n"
 "Options:\n"
 "  -n, -np, --np N       number of PEs to start (default 1)\n"
 "  --tag-output          prefix every output line with \"[PE n] \"\n"
-"  -x VAR[=VALUE]        set VAR to VALUE in the PEs' environment (the PEs\n"
-"                        inherit oshrun's environment anyway; -x VAR alone\n"
-"                        is accepted for compatibility and changes nothing)\n"
-"  --bind-to core|none   bind PE i to core i (round robin when PEs outnumber\n"
-"                        cores), or do not bind (the default)\n"
-"  --timeout SECONDS     end the job if it runs longer (exit status 124)\n"
+"                        (srun --label, mpirun --tag-output)\n"
+"  -x VAR[=VALUE]        set VAR to VALUE in the PEs' environment, or pass\n"
+"                        VAR on as it is here (needed for mpirun on other\n"
+"                        nodes; SHMEM_*, UCX_* and OMPI_MCA_* go anyway)\n"
+"  --bind-to core|socket|none\n"
+"                        bind PE i to core i, or to socket i mod sockets,\n"
+"                        or do not bind; default: core when the PEs fit on\n"
+"                        this machine's cores, none otherwise (srun and\n"
+"                        mpirun keep their own default)\n"
+"  --report-bindings     print each PE's binding on stderr before it starts\n"
+"  --launcher auto|embedded|srun|mpirun\n"
+"                        who starts the PEs (default auto: srun inside a\n"
+"                        Slurm allocation, mpirun with --host/--hostfile,\n"
+"                        embedded otherwise)\n"
+"  --host, -H H[,H...]   nodes for mpirun (H or H:SLOTS)\n"
+"  --hostfile FILE       hostfile for mpirun\n"
+"  --mca KEY VALUE       Open MPI parameter, passed to mpirun\n"
+"  --verbose, -v         say which launcher and binding were chosen, and\n"
+"                        print the srun/mpirun command line (shell-quoted)\n"
+"  --timeout SECONDS     end the job if it runs longer (exit status 124;\n"
+"                        embedded launcher only)\n"
 "  -h, --help            print this help\n"
 "  -V, --version         print the version\n"
 "\n"
-"Behaviour:\n"
+"Behaviour (embedded launcher; srun and mpirun have their own):\n"
 "  Standard output and error of the PEs pass through line by line. Standard\n"
 "  input goes to PE 0 when it is not a terminal; other PEs read /dev/null.\n"
 "  SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to all PEs (a second one\n"
@@ -55,9 +70,13 @@ static void ush_run_usage(FILE *out)
 "  receiving S), the status given to shmem_global_exit / PMIx_Abort, 1 for a\n"
 "  PE that exited without finalizing, 124 for --timeout, 2 for a bad command\n"
 "  line, 126 or 127 for a program that cannot be run or found.\n"
+"  After a hand-off, oshrun becomes srun or mpirun (exec): their exit status\n"
+"  and signals are the job's; 127 if they cannot be found or run.\n"
 "\n"
 "Environment given to each PE: PMIx contact variables (PMIX_*), and\n"
-"SHMEM_LAUNCHER=oshrun.\n",
+"SHMEM_LAUNCHER=oshrun (embedded launcher only).\n"
+"Environment read: USHMEM_SRUN, USHMEM_MPIRUN (path or name of srun and\n"
+"mpirun), SLURM_JOB_ID (inside an allocation).\n",
             USH_RUN_KILL_GRACE_S);
 }
 
@@ -79,70 +98,46 @@ static int ush_run_parse_int(const char *s, long max, long *out)
     return 0;
 }
 
-/* Like the shell: a name with a slash is a path, otherwise search PATH.
- * The check happens here, before any PE starts, so a typo gives one line
- * instead of N failed PEs. */
-static ush_run_status_t ush_run_resolve_program(ush_run_opts_t *opts)
+/* The embedded launcher's program, checked here before any PE starts. */
+ush_run_status_t ush_run_resolve_program(ush_run_opts_t *opts)
 {
     const char *name = opts->prog_argv[0];
-    struct stat sb;
+    int         err  = ush_run_path_find(name, &opts->prog_path);
 
-    if (strchr(name, '/') != NULL) {
-        if (stat(name, &sb) != 0) {
-            ush_run_msg("%s: %s", name, strerror(errno));
-            opts->prog_status = (errno == ENOENT || errno == ENOTDIR) ?
-                                USH_RUN_EXIT_NOTFOUND : USH_RUN_EXIT_NOEXEC;
-            return USH_RUN_ERR_NOPROG;
+    switch (err) {
+    case 0:
+        return USH_RUN_OK;
+    case ENOMEM:
+        return USH_RUN_ERR_NOMEM;
+    case ENOENT:
+        if (strchr(name, '/') == NULL) {
+            ush_run_msg("%s: command not found", name);
+        } else {
+            ush_run_msg("%s: %s", name, strerror(err));
         }
-        if (S_ISDIR(sb.st_mode)) {
-            ush_run_msg("%s: %s", name, strerror(EISDIR));
-            opts->prog_status = USH_RUN_EXIT_NOEXEC;
-            return USH_RUN_ERR_NOPROG;
-        }
-        if (access(name, X_OK) != 0) {
-            ush_run_msg("%s: %s", name, strerror(errno));
-            opts->prog_status = USH_RUN_EXIT_NOEXEC;
-            return USH_RUN_ERR_NOPROG;
-        }
-        opts->prog_path = strdup(name);
-        return opts->prog_path ? USH_RUN_OK : USH_RUN_ERR_NOMEM;
-    }
-
-    const char *path = getenv("PATH");
-    if (path == NULL || *path == '\0') {
-        path = "/usr/local/bin:/usr/bin:/bin";
-    }
-    int found_not_exec = 0;
-    for (const char *p = path;; ) {
-        const char *colon = strchr(p, ':');
-        size_t      dlen  = colon ? (size_t)(colon - p) : strlen(p);
-        char        cand[PATH_MAX];
-        int         n;
-
-        /* an empty PATH element means the current directory */
-        n = dlen ? snprintf(cand, sizeof(cand), "%.*s/%s", (int)dlen, p, name) :
-                   snprintf(cand, sizeof(cand), "./%s", name);
-        if (n > 0 && n < (int)sizeof(cand) && stat(cand, &sb) == 0 &&
-            !S_ISDIR(sb.st_mode)) {
-            if (access(cand, X_OK) == 0) {
-                opts->prog_path = strdup(cand);
-                return opts->prog_path ? USH_RUN_OK : USH_RUN_ERR_NOMEM;
-            }
-            found_not_exec = 1;
-        }
-        if (colon == NULL) {
-            break;
-        }
-        p = colon + 1;
-    }
-    if (found_not_exec) {
-        ush_run_msg("%s: %s", name, strerror(EACCES));
-        opts->prog_status = USH_RUN_EXIT_NOEXEC;
-    } else {
-        ush_run_msg("%s: command not found", name);
         opts->prog_status = USH_RUN_EXIT_NOTFOUND;
+        return USH_RUN_ERR_NOPROG;
+    default:
+        ush_run_msg("%s: %s", name, strerror(err));
+        opts->prog_status = USH_RUN_EXIT_NOEXEC;
+        return USH_RUN_ERR_NOPROG;
     }
-    return USH_RUN_ERR_NOPROG;
+}
+
+/* A name the shell accepts in VAR=VALUE, so --verbose can print -x
+ * settings as assignments (and srun / mpirun accept them too). */
+static int ush_run_env_name_ok(const char *s, size_t len)
+{
+    if (len == 0 || (s[0] >= '0' && s[0] <= '9')) {
+        return 0;
+    }
+    for (size_t i = 0; i < len; i++) {
+        if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                    "0123456789_", s[i])) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* "--opt VALUE" or "--opt=VALUE": the value, advancing *i past it. */
@@ -176,7 +171,8 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
     opts->npes        = 1;
     opts->prog_status = USH_RUN_EXIT_FAILURE;
     opts->exports     = calloc((size_t)argc + 1, sizeof(char *));
-    if (opts->exports == NULL) {
+    opts->mcas        = calloc((size_t)argc + 1, sizeof(char *));
+    if (opts->exports == NULL || opts->mcas == NULL) {
         return USH_RUN_ERR_NOMEM;
     }
 
@@ -227,8 +223,9 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
             if ((val = ush_run_opt_value(argc, argv, &i, "-x")) == NULL) {
                 return USH_RUN_ERR_USAGE;
             }
-            if (val[0] == '\0' || val[0] == '=') {
-                ush_run_msg("bad -x '%s': give VAR or VAR=VALUE", val);
+            if (!ush_run_env_name_ok(val, strcspn(val, "="))) {
+                ush_run_msg("bad -x '%s': give VAR or VAR=VALUE, VAR made of letters, "
+                            "digits and '_'", val);
                 return USH_RUN_ERR_USAGE;
             }
             opts->exports[opts->nexports++] = (char *)val;
@@ -237,13 +234,63 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
                 return USH_RUN_ERR_USAGE;
             }
             if (strcmp(val, "core") == 0) {
-                opts->bind_cores = 1;
+                opts->bind = USH_RUN_BIND_CORE;
+            } else if (strcmp(val, "socket") == 0) {
+                opts->bind = USH_RUN_BIND_SOCKET;
             } else if (strcmp(val, "none") == 0) {
-                opts->bind_cores = 0;
+                opts->bind = USH_RUN_BIND_NONE;
             } else {
-                ush_run_msg("bad --bind-to '%s': give core or none", val);
+                ush_run_msg("bad --bind-to '%s': give core, socket or none", val);
                 return USH_RUN_ERR_USAGE;
             }
+        } else if (strcmp(arg, "--report-bindings") == 0) {
+            opts->report_bindings = 1;
+        } else if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) {
+            opts->verbose = 1;
+        } else if (ush_run_opt_is(arg, "--launcher")) {
+            if ((val = ush_run_opt_value(argc, argv, &i, "--launcher")) == NULL) {
+                return USH_RUN_ERR_USAGE;
+            }
+            if (strcmp(val, "auto") == 0) {
+                opts->launcher = USH_RUN_LAUNCHER_AUTO;
+            } else if (strcmp(val, "embedded") == 0) {
+                opts->launcher = USH_RUN_LAUNCHER_EMBEDDED;
+            } else if (strcmp(val, "srun") == 0) {
+                opts->launcher = USH_RUN_LAUNCHER_SRUN;
+            } else if (strcmp(val, "mpirun") == 0) {
+                opts->launcher = USH_RUN_LAUNCHER_MPIRUN;
+            } else {
+                ush_run_msg("bad --launcher '%s': give auto, embedded, srun or mpirun", val);
+                return USH_RUN_ERR_USAGE;
+            }
+        } else if (ush_run_opt_is(arg, "--hostfile")) {
+            if ((val = ush_run_opt_value(argc, argv, &i, "--hostfile")) == NULL) {
+                return USH_RUN_ERR_USAGE;
+            }
+            if (*val == '\0') {
+                ush_run_msg("--hostfile needs a file name");
+                return USH_RUN_ERR_USAGE;
+            }
+            opts->hostfile = val;
+        } else if (ush_run_opt_is(arg, "--host") || ush_run_opt_is(arg, "-H")) {
+            const char *opt = arg[1] == '-' ? "--host" : "-H";
+            if ((val = ush_run_opt_value(argc, argv, &i, opt)) == NULL) {
+                return USH_RUN_ERR_USAGE;
+            }
+            if (*val == '\0') {
+                ush_run_msg("%s needs host names (H1,H2,... or H1:SLOTS,...)", opt);
+                return USH_RUN_ERR_USAGE;
+            }
+            opts->hosts = val;
+        } else if (strcmp(arg, "--mca") == 0) {
+            /* --mca KEY VALUE, two words as mpirun takes them */
+            if (i + 2 >= argc) {
+                ush_run_msg("--mca needs a name and a value: --mca KEY VALUE");
+                return USH_RUN_ERR_USAGE;
+            }
+            opts->mcas[2 * opts->nmcas]     = argv[++i];
+            opts->mcas[2 * opts->nmcas + 1] = argv[++i];
+            opts->nmcas++;
         } else if (ush_run_opt_is(arg, "--timeout")) {
             char  *end;
             double t;
@@ -269,5 +316,5 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
         return USH_RUN_ERR_USAGE;
     }
     opts->prog_argv = argv + i;
-    return ush_run_resolve_program(opts);
+    return USH_RUN_OK;
 }

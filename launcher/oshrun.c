@@ -1,5 +1,6 @@
 /*
- * oshrun main: parse the command line, set up the PMIx server and the
+ * oshrun main: parse the command line, hand the job to srun or mpirun when
+ * that is the launcher for it, otherwise set up the PMIx server and the
  * private temporary directory, start the PEs, run the job and clean up.
  * Each step lives in its own file; this one only orders them and makes sure
  * every path out undoes what was done.
@@ -103,8 +104,21 @@ int main(int argc, char **argv)
 
     ush_run_ensure_std_fds();
     st = ush_run_parse_options(argc, argv, &job.opts);
+    if (st == USH_RUN_OK) {
+        st = ush_run_handoff_choose(&job.opts);
+    }
     if (st != USH_RUN_OK) {
-        return ush_run_exit_for(st, &job.opts);
+        code = ush_run_exit_for(st, &job.opts);
+        goto out_opts;
+    }
+    if (job.opts.launcher != USH_RUN_LAUNCHER_EMBEDDED) {
+        code = ush_run_handoff_exec(&job.opts);   /* returns only on failure */
+        goto out_opts;
+    }
+    st = ush_run_resolve_program(&job.opts);
+    if (st != USH_RUN_OK) {
+        code = ush_run_exit_for(st, &job.opts);
+        goto out_opts;
     }
     st = ush_run_check_fd_limit(job.opts.npes);
     if (st != USH_RUN_OK) {
@@ -117,12 +131,10 @@ int main(int argc, char **argv)
     if (gethostname(job.hostname, sizeof(job.hostname) - 1) != 0) {
         strcpy(job.hostname, "localhost");
     }
-    if (job.opts.bind_cores) {
-        st = ush_run_binding_plan(job.opts.npes, &job.cpusets);
-        if (st != USH_RUN_OK) {
-            code = USH_RUN_EXIT_FAILURE;
-            goto out_opts;
-        }
+    st = ush_run_binding_plan(&job.opts, &job.cpusets);
+    if (st != USH_RUN_OK) {
+        code = USH_RUN_EXIT_FAILURE;
+        goto out_opts;
     }
     job.pes = calloc((size_t)job.opts.npes, sizeof(*job.pes));
     if (job.pes == NULL) {
@@ -179,6 +191,7 @@ out_binding:
     free(job.cpusets);
 out_opts:
     free(job.opts.exports);
+    free(job.opts.mcas);
     free(job.opts.prog_path);
     return code;
 }

@@ -1,10 +1,13 @@
 /*
  * oshrun: the one-node launcher. It is its own PMIx server, so a job needs
- * nothing but this program and libpmix.
+ * nothing but this program and libpmix. On a cluster it hands the job to
+ * srun or mpirun instead (handoff.c) and becomes that program.
  *
- * Shared by the launcher's files: options.c (command line), pmix_server.c
+ * Shared by the launcher's files: options.c (command line), path.c (finding
+ * a program like the shell), handoff.c (srun / mpirun), quote.c (shell
+ * quoting for --verbose), pmix_server.c
  * (PMIx server and the upcalls it hands to the main thread), spawn.c
- * (fork/exec of PEs), binding.c (hwloc core binding), relay.c (stdout and
+ * (fork/exec of PEs), binding.c (hwloc binding plan and report), relay.c (stdout and
  * stderr of PEs), job.c (the event loop: reaping, signals, exit status),
  * tmpdir.c (the private directory PMIx puts its rendezvous files in) and
  * env.c (child environment arrays).
@@ -39,10 +42,33 @@ typedef enum {
     USH_RUN_EXIT_EARLY      /* --help / --version done: exit 0 */
 } ush_run_status_t;
 
+/* --bind-to; DEFAULT lets the launcher decide (see binding.c). */
+typedef enum {
+    USH_RUN_BIND_DEFAULT = 0,
+    USH_RUN_BIND_NONE,
+    USH_RUN_BIND_CORE,
+    USH_RUN_BIND_SOCKET
+} ush_run_bind_t;
+
+/* --launcher; AUTO applies the hand-off rules of handoff.c. */
+typedef enum {
+    USH_RUN_LAUNCHER_AUTO = 0,
+    USH_RUN_LAUNCHER_EMBEDDED,
+    USH_RUN_LAUNCHER_SRUN,
+    USH_RUN_LAUNCHER_MPIRUN
+} ush_run_launcher_t;
+
 typedef struct {
     int     npes;
     int     tag_output;     /* prefix each line with "[PE n] " */
-    int     bind_cores;     /* --bind-to core */
+    ush_run_bind_t bind;    /* --bind-to */
+    int     report_bindings;/* --report-bindings */
+    int     verbose;        /* --verbose */
+    ush_run_launcher_t launcher; /* --launcher */
+    const char *hostfile;   /* --hostfile (points into argv), or NULL */
+    const char *hosts;      /* --host / -H, or NULL */
+    char  **mcas;           /* --mca KEY VALUE pairs, flat (points into argv) */
+    int     nmcas;          /* number of pairs */
     double  timeout_s;      /* --timeout; 0 = none */
     char  **exports;        /* -x VAR[=VAL], as given (points into argv) */
     int     nexports;
@@ -94,8 +120,24 @@ typedef struct {
 void ush_run_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double ush_run_now(void);
 
-/* options.c */
+/* options.c: parse only; the program is resolved by ush_run_resolve_program
+ * once the embedded launcher is chosen (srun and mpirun find it themselves,
+ * possibly on another node). */
 ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *opts);
+ush_run_status_t ush_run_resolve_program(ush_run_opts_t *opts);
+
+/* path.c: NAME as the shell finds it (a name with a slash is a path, others
+ * are searched in PATH). 0 and a malloc'd path, or an errno: ENOENT (not
+ * there), EACCES (there but not executable), EISDIR, ENOMEM. */
+int ush_run_path_find(const char *name, char **path_out);
+
+/* quote.c: WORD in a form the shell reads back as exactly WORD (single
+ * quotes where needed). malloc'd, NULL when out of memory. */
+char *ush_run_shell_quote(const char *word);
+
+/* handoff.c: which launcher runs the job, and the hand-off itself. */
+ush_run_status_t ush_run_handoff_choose(ush_run_opts_t *opts);
+int              ush_run_handoff_exec(const ush_run_opts_t *opts); /* exit status on failure */
 
 /* env.c: NULL-terminated arrays of malloc'd "NAME=value" strings, the shape
  * PMIx_server_setup_fork extends. */
@@ -134,8 +176,9 @@ void             ush_run_server_ev_free(ush_run_ev_t *ev);
 int              ush_run_server_can_finalize(const ush_run_job_t *job);
 void             ush_run_server_finalize(ush_run_job_t *job);
 
-/* binding.c */
-ush_run_status_t ush_run_binding_plan(int npes, cpu_set_t **sets_out);
+/* binding.c: the cpu set of each PE (NULL when not binding), decided with
+ * hwloc in the parent; prints --verbose and --report-bindings lines. */
+ush_run_status_t ush_run_binding_plan(const ush_run_opts_t *opts, cpu_set_t **sets_out);
 
 /* spawn.c */
 ush_run_status_t ush_run_spawn_all(ush_run_job_t *job);

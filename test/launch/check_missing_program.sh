@@ -55,7 +55,7 @@ expect_status 2
 expect_grep "$err" "^oshrun: no program given"
 one_line
 
-run --bind-to socket "$pe" exit 0
+run --bind-to l3cache "$pe" exit 0
 expect_status 2
 one_line
 

@@ -1,12 +1,14 @@
 #!/bin/sh
-# --help, --version, -x, --bind-to, --timeout.
+# --help, --version, -x, --bind-to, --timeout (more of binding in
+# check_binding.sh, the hand-off options in check_handoff.sh).
 # Usage: check_options.sh PE_BEHAVE
 . "$(dirname "$0")/lib.sh"
 pe=$1
 
 run --help
 expect_status 0
-for opt in -n --tag-output -x --bind-to --timeout --help --version; do
+for opt in -n --tag-output -x --bind-to --report-bindings --launcher --host --hostfile \
+           --mca --verbose --timeout --help --version; do
     grep -q -- " $opt" "$out" || fail "--help does not document $opt"
 done
 
@@ -19,6 +21,10 @@ expect_status 0
 expect_lines "$out" 2
 [ "$(grep -c '^USH_LAUNCH_TEST_VAR=hello$' "$out")" -eq 2 ] || fail "-x did not reach both PEs"
 
+run -n 1 -x "1BAD=x" "$pe" env SHMEM_LAUNCHER
+expect_status 2
+expect_grep "$err" "^oshrun: bad -x '1BAD=x'"
+
 run -n 1 "$pe" env SHMEM_LAUNCHER
 expect_grep "$out" "^SHMEM_LAUNCHER=oshrun$"
 
@@ -29,7 +35,7 @@ expect_no_grep "$out" "=bogus$"
 
 # --bind-to core: each PE may use the CPUs of one core; with two cores or
 # more, two PEs get different ones and fewer than an unbound PE
-run -n 2 "$pe" affinity
+run -n 2 --bind-to none "$pe" affinity
 expect_status 0
 all=$(sed -n 's/^PE 0 cpus \([0-9]*\) .*/\1/p' "$out")
 cores=$(lscpu -p=CORE 2>/dev/null | grep -v '^#' | sort -u | wc -l)

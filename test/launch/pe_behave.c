@@ -12,6 +12,8 @@
  *   pe_behave lines N              N numbered lines, in small unaligned writes
  *   pe_behave env VAR              print VAR's value
  *   pe_behave affinity             print how many (and which) CPUs this PE may use
+ *   pe_behave cpus-allowed         print "PE n Cpus_allowed_list: LIST" as the
+ *                                  kernel reports it in /proc/self/status
  *   pe_behave stdin                PE 0 copies stdin to stdout
  *   pe_behave pmix-abort RANK STATUS  PMIx_Init; PE RANK calls PMIx_Abort,
  *                                  the others wait in PMIx_Fence
@@ -175,6 +177,23 @@ int main(int argc, char **argv)
         }
         printf("\n");
         return 0;
+    }
+    if (strcmp(mode, "cpus-allowed") == 0) {
+        FILE *f = fopen("/proc/self/status", "r");
+        if (f == NULL) {
+            perror("/proc/self/status");
+            return 1;
+        }
+        while (fgets(line, sizeof(line), f)) {
+            if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
+                printf("PE %d Cpus_allowed_list: %s", rank, line + 18 + strspn(line + 18, " \t"));
+                fclose(f);
+                return 0;
+            }
+        }
+        fclose(f);
+        fprintf(stderr, "pe_behave: no Cpus_allowed_list in /proc/self/status\n");
+        return 1;
     }
     if (strcmp(mode, "stdin") == 0) {
         if (rank == 0) {
