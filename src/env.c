@@ -269,29 +269,68 @@ static void ush_env_format_size(size_t v, char *buf, size_t len)
     }
 }
 
+/* The value of field d of env as SHMEM_INFO and oshinfo print it. */
+static void ush_env_format(const ush_env_t *env, const ush_env_desc_t *d, char *value,
+                           size_t len)
+{
+    const void *field = (const char *)env + d->offset;
+    switch (d->type) {
+    case USH_ENV_BOOL:
+        snprintf(value, len, "%d", *(const int *)field);
+        break;
+    case USH_ENV_INT:
+        snprintf(value, len, "%ld", *(const long *)field);
+        break;
+    case USH_ENV_SIZE:
+        ush_env_format_size(*(const size_t *)field, value, len);
+        break;
+    case USH_ENV_STRING: {
+        const char *s = *(const char *const *)field;
+        snprintf(value, len, "%s", s != NULL ? s : "(unset)");
+        break;
+    }
+    }
+}
+
 void ush_env_print(const ush_env_t *env, FILE *out)
 {
     for (size_t i = 0; i < USH_ENV_COUNT; i++) {
-        const ush_env_desc_t *d     = &ush_env_desc[i];
-        const void           *field = (const char *)env + d->offset;
+        const ush_env_desc_t *d = &ush_env_desc[i];
         char                  value[64];
 
-        switch (d->type) {
-        case USH_ENV_BOOL:
-            snprintf(value, sizeof(value), "%d", *(const int *)field);
-            break;
-        case USH_ENV_INT:
-            snprintf(value, sizeof(value), "%ld", *(const long *)field);
-            break;
-        case USH_ENV_SIZE:
-            ush_env_format_size(*(const size_t *)field, value, sizeof(value));
-            break;
-        case USH_ENV_STRING: {
-            const char *s = *(const char *const *)field;
-            snprintf(value, sizeof(value), "%s", s != NULL ? s : "(unset)");
-            break;
-        }
-        }
+        ush_env_format(env, d, value, sizeof(value));
         fprintf(out, "  SHMEM_%-20s %-8s %s\n", d->name, value, d->help);
     }
+}
+
+size_t ush_env_count(void)
+{
+    return USH_ENV_COUNT;
+}
+
+int ush_env_row(size_t i, ush_env_row_t *row, const char **expected)
+{
+    static const char *const type_names[] = {
+        [USH_ENV_BOOL] = "bool", [USH_ENV_INT] = "int",
+        [USH_ENV_SIZE] = "size", [USH_ENV_STRING] = "string",
+    };
+    const ush_env_desc_t *d = &ush_env_desc[i];
+    ush_env_t             scratch; /* only field d is written and read */
+
+    *row = (ush_env_row_t){ .name = d->name, .type = type_names[d->type],
+                            .def = d->def, .help = d->help };
+    row->raw = ush_env_lookup(d, row->source, sizeof(row->source));
+    if (row->raw == NULL) {
+        row->source[0] = '\0';
+    }
+    const char *s = row->raw != NULL ? row->raw : d->def;
+    if (ush_env_set(&scratch, d, s, row->why, sizeof(row->why)) != 0) {
+        snprintf(row->value, sizeof(row->value), "%s", s);
+        if (expected != NULL) {
+            *expected = ush_env_expected(d->type);
+        }
+        return -1;
+    }
+    ush_env_format(&scratch, d, row->value, sizeof(row->value));
+    return 0;
 }

@@ -82,4 +82,24 @@ int ush_env_load(ush_env_t *env, char *err, size_t errlen);
 /* Print every variable, its value and its help text, one per line. */
 void ush_env_print(const ush_env_t *env, FILE *out);
 
+/* One row of the table as a reporting tool (oshinfo) shows it: the value
+ * in force, worked out from this process's environment alone. */
+typedef struct {
+    const char *name;      /* without the SHMEM_ prefix */
+    const char *type;      /* "bool", "int", "size" or "string" */
+    const char *def;       /* the default, as the user would write it */
+    const char *help;
+    const char *raw;       /* the environment's string, NULL when unset */
+    char        source[64];/* the variable that supplied raw, or "" */
+    char        value[64]; /* the value in force, formatted like SHMEM_INFO */
+    char        why[96];   /* why raw does not parse, or "" */
+} ush_env_row_t;
+
+/* Number of variables in the table. */
+size_t ush_env_count(void);
+/* Fill row for variable i (0 <= i < ush_env_count()). Returns 0, or -1 when
+ * the environment's value is malformed: then value holds raw, why the reason
+ * and expected (if not NULL) the form wanted. */
+int ush_env_row(size_t i, ush_env_row_t *row, const char **expected);
+
 #endif
