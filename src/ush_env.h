@@ -28,8 +28,8 @@
     X(version, VERSION, BOOL, "0",                                                    \
       "PE 0 prints the library name and version at init.")                            \
     X(yield, YIELD, STRING, "auto",                                                   \
-      "Yield the CPU in waiting loops: auto (when node-local PEs outnumber cores), "  \
-      "always or never.")                                                             \
+      "Yield the CPU in waiting loops: auto (at once when node-local PEs outnumber "  \
+      "cores, else after spinning briefly), always or never.")                       \
     X(progress_thread, PROGRESS_THREAD, STRING, "auto",                               \
       "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
       "the job spans several nodes, or static data is not shared), on or off.")       \
