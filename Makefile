@@ -7,6 +7,9 @@ BUILD   ?= build
 PREFIX  ?= $(CURDIR)/$(BUILD)/install
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev libcriterion-dev
+# The launcher and multi-node tests run the real mpirun and srun (Open MPI
+# and Slurm are PMIx servers), on network namespaces made with iproute2.
+PACKAGES += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
 
 .PHONY: all deps configure build install demo check check-tsan bench clean
 
