@@ -76,7 +76,9 @@ function(ush_add_pe_test)
     if(USH_PE_LAUNCHER)
         set(launcher ${USH_PE_LAUNCHER})
     elseif(TARGET oshrun)
-        set(launcher $<TARGET_FILE:oshrun>)
+        # Unbound: ctest runs several jobs at once, and oshrun's default
+        # binding would put every job's PE 0 on the same core.
+        set(launcher $<TARGET_FILE:oshrun> --bind-to none)
     else()
         # The launcher is written in parallel; build the program anyway.
         message(STATUS "ush_add_pe_test(${A_NAME}): no oshrun target and no "
