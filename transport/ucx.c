@@ -233,6 +233,28 @@ bad:
     return -1;
 }
 
+/* Whether UCX has a transport that can do atomics in a network device (the
+ * RDMA families rc and dc), read from the context's resource list. */
+static int ush_tp_device_atomics(void)
+{
+    char  *text = NULL, *line, *save;
+    size_t len  = 0;
+    FILE  *f    = open_memstream(&text, &len);
+    int    found = 1; /* when the list cannot be read, assume the worst */
+
+    if (!f) return found;
+    ucp_context_print_info(ush_tp.context, f);
+    fclose(f);
+    found = 0;
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        /* "#      resource 2  :  md 1  dev 2  flags -- rc_mlx5/mlx5_0:1" */
+        const char *tl = strstr(line, "resource") ? strstr(line, "-- ") : NULL;
+        if (tl && (!strncmp(tl + 3, "rc", 2) || !strncmp(tl + 3, "dc", 2))) found = 1;
+    }
+    free(text);
+    return found;
+}
+
 /* Map node-local peers' segments into our address space: a segment the
  * peer shared through a memfd (its static data), or one UCX can map
  * (memory its shared-memory domains allocated). Others stay on UCX. */
@@ -253,9 +275,10 @@ static void ush_tp_map_local_peers(void)
             ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s] = ptr;
         }
     }
-    /* CPU atomics on mapped memory agree with UCX's only when no network
-     * device performs atomics on the same memory. */
-    ush_tp_direct_amo = ush_tp_job.num_nodes <= 1;
+    /* CPU atomics on mapped memory agree with UCX's unless a network
+     * device performs atomics on the same memory: UCX's software atomics
+     * (TCP, shared memory) are CPU atomics run by the target. */
+    ush_tp_direct_amo = ush_tp_job.num_nodes <= 1 || !ush_tp_device_atomics();
 }
 
 ush_tp_status_t ush_tp_wireup(void)
