@@ -77,103 +77,9 @@ die() {
 }
 
 # ---------------------------------------------------------------- helpers
-# These are pure functions of their input so --self-test can check them.
-
-# median of the numbers on stdin, one per line; "n/a" if there are none.
-# An even count averages the two middle values.
-median() {
-    sort -n | awk '{ v[NR] = $1 }
-        END {
-            if (NR == 0) { print "n/a"; exit }
-            if (NR % 2) m = v[(NR + 1) / 2]
-            else        m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-            printf "%.1f\n", m
-        }'
-}
-
-# smallest and largest of the numbers on stdin: "min max", or "n/a n/a".
-min_max() {
-    sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 }
-        END { if (NR == 0) print "n/a n/a"; else printf "%.1f %.1f\n", lo, hi }'
-}
-
-# ratio A B: A / B to two places, or "n/a" if either is missing or B is 0.
-ratio() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
-        if (a == "n/a" || b == "n/a" || b + 0 == 0) print "n/a"
-        else printf "%.2f\n", a / b }'
-}
-
-# hello_ok NP FILE: true if FILE holds exactly one "hello from PE k of NP"
-# line for every k in 0..NP-1 and no other hello line. Exit status alone is
-# not trusted: a launcher that starts NP one-PE jobs exits 0 too.
-hello_ok() {
-    local np=$1 file=$2
-    awk -v np="$np" '
-        /^hello from PE / {
-            n++
-            if ($4 !~ /^[0-9]+$/ || $5 != "of" || $6 != np || $4 >= np || seen[$4]++) bad = 1
-        }
-        END { exit (bad || n != np) ? 1 : 0 }' "$file"
-}
-
-# now_us: wall clock in microseconds.
-now_us() {
-    local ns
-    ns=$(date +%s%N)
-    echo $((ns / 1000))
-}
-
-self_test() {
-    local fails=0 tmp got t0 t1
-    check() { # check NAME EXPECTED GOT
-        if [ "$2" != "$3" ]; then
-            echo "self-test FAIL: $1: expected '$2', got '$3'"
-            fails=$((fails + 1))
-        fi
-    }
-    check "median odd"      "3.0"   "$(printf '5\n1\n3\n' | median)"
-    check "median even"     "2.5"   "$(printf '4\n1\n3\n2\n' | median)"
-    check "median numeric"  "10.0"  "$(printf '9\n10\n100\n' | median)"
-    check "median one"      "7.5"   "$(printf '7.5\n' | median)"
-    check "median none"     "n/a"   "$(printf '' | median)"
-    check "min_max"         "1.0 100.0" "$(printf '9\n100\n1\n' | min_max)"
-    check "min_max none"    "n/a n/a"   "$(printf '' | min_max)"
-    check "ratio"           "0.50"  "$(ratio 100 200)"
-    check "ratio above 1"   "1.33"  "$(ratio 400 300)"
-    check "ratio missing"   "n/a"   "$(ratio n/a 200)"
-    check "ratio zero"      "n/a"   "$(ratio 100 0)"
-
-    tmp=$(mktemp) || die "mktemp failed"
-    printf 'hello from PE 2 of 4\nhello from PE 0 of 4\nnoise\nhello from PE 3 of 4\nhello from PE 1 of 4\n' >"$tmp"
-    hello_ok 4 "$tmp"; check "hello all PEs" 0 $?
-    printf 'hello from PE 0 of 4\nhello from PE 1 of 4\nhello from PE 2 of 4\n' >"$tmp"
-    hello_ok 4 "$tmp"; check "hello one PE missing" 1 $?
-    printf 'hello from PE 0 of 2\nhello from PE 0 of 2\n' >"$tmp"
-    hello_ok 2 "$tmp"; check "hello duplicate PE" 1 $?
-    printf 'hello from PE 0 of 1\nhello from PE 0 of 1\n' >"$tmp"
-    hello_ok 2 "$tmp"; check "hello two one-PE jobs" 1 $?
-    printf 'hello from PE 0 of 2\nhello from PE 2 of 2\n' >"$tmp"
-    hello_ok 2 "$tmp"; check "hello PE out of range" 1 $?
-    printf 'hello from PE 0 of 2\nhello from PE x of 2\n' >"$tmp"
-    hello_ok 2 "$tmp"; check "hello PE not a number" 1 $?
-    rm -f "$tmp"
-
-    # A 0.2 s sleep must read as at least 0.15 s and (even on a loaded
-    # machine) well under a minute: catches a clock read in the wrong unit.
-    t0=$(now_us); sleep 0.2; t1=$(now_us); got=$((t1 - t0))
-    if [ "$got" -lt 150000 ] || [ "$got" -gt 60000000 ]; then
-        echo "self-test FAIL: a 0.2 s sleep measured $got us"
-        fails=$((fails + 1))
-    fi
-
-    if [ "$fails" -ne 0 ]; then
-        echo "self-test: $fails check(s) failed"
-        return 1
-    fi
-    echo "self-test: all checks passed"
-    return 0
-}
+# median, min_max, ratio, hello_ok, now_us and bench_self_test.
+# shellcheck source=lib.sh
+. "$SCRIPT_DIR/lib.sh"
 
 # ---------------------------------------------------------------- options
 while [ $# -gt 0 ]; do
@@ -197,16 +103,13 @@ while [ $# -gt 0 ]; do
         --ushmem-exe)    USH_EXE=${2-}; shift ;;
         --workdir)       WORKDIR=${2-}; shift ;;
         --keep)          KEEP=1 ;;
-        --self-test)     self_test; exit $? ;;
+        --self-test)     bench_self_test; exit $? ;;
         -h|--help)       usage; exit 0 ;;
         *)               usage >&2; die "unknown option '$1'" ;;
     esac
     [ $# -gt 0 ] && shift
 done
 
-is_uint() { case $1 in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
-# at_least VALUE MIN: VALUE is a whole number >= MIN.
-at_least() { is_uint "$1" && [ "$1" -ge "$2" ]; }
 at_least "$RUNS" "$MIN_RUNS" ||
     die "--runs must be a whole number of at least $MIN_RUNS (a median of fewer says little), not '$RUNS'"
 at_least "$NP" 1 || die "--np must be a whole number of at least 1, not '$NP'"
