@@ -10,6 +10,8 @@ PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev lib
 # The launcher and multi-node tests run the real mpirun and srun (Open MPI
 # and Slurm are PMIx servers), on network namespaces made with iproute2.
 PACKAGES += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
+# ucx_perftest, the baseline of the cross-node latency bench.
+PACKAGES += ucx-utils
 
 .PHONY: all deps configure build install demo check check-tsan bench clean
 
