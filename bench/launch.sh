@@ -99,10 +99,7 @@ while [ $# -gt 0 ]; do
     [ $# -gt 0 ] && shift
 done
 
-at_least "$RUNS" "$MIN_RUNS" ||
-    die "--runs must be a whole number of at least $MIN_RUNS (a median of fewer says little), not '$RUNS'"
-at_least "$NP" 1 || die "--np must be a whole number of at least 1, not '$NP'"
-at_least "$RUN_TIMEOUT" 1 || die "--timeout must be a whole number of seconds, not '$RUN_TIMEOUT'"
+check_run_options
 command -v timeout >/dev/null || die "needs 'timeout' (Debian package coreutils)"
 
 # Which launchers: asked for (--only) or all that are here.

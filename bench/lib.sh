@@ -48,6 +48,15 @@ is_uint() { case $1 in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 # at_least VALUE MIN: VALUE is a whole number >= MIN.
 at_least() { is_uint "$1" && [ "$1" -ge "$2" ]; }
 
+# The options every timing script takes: RUNS (at least MIN_RUNS), NP and
+# RUN_TIMEOUT; die() comes from the script.
+check_run_options() {
+    at_least "$RUNS" "$MIN_RUNS" ||
+        die "--runs must be a whole number of at least $MIN_RUNS (a median of fewer says little), not '$RUNS'"
+    at_least "$NP" 1 || die "--np must be a whole number of at least 1, not '$NP'"
+    at_least "$RUN_TIMEOUT" 1 || die "--timeout must be a whole number of seconds, not '$RUN_TIMEOUT'"
+}
+
 # now_us: wall clock in microseconds.
 now_us() {
     local ns
