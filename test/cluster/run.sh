@@ -7,6 +7,10 @@
 #            mpirun1      mpirun -np NP                    (this machine)
 #            mpirun-netns mpirun over every netns node, NP spread evenly
 #            srun-netns   srun --mpi=pmix over every Slurm node, NP spread evenly
+#            oshrun-srun  oshrun -n NP inside a Slurm allocation (salloc) over
+#                         every Slurm node: oshrun must hand off to srun
+#            oshrun-mpirun oshrun -n NP --host <every netns node>: oshrun
+#                         must hand off to mpirun
 #
 # (Long option forms: cmake -P swallows some short ones, such as -N, even
 # after "--".)
@@ -67,6 +71,27 @@ case $launch in
              --mca plm_rsh_agent "$CL_RSH" --mca plm_rsh_no_tree_spawn 1
              --mca oob_tcp_if_include "$CL_NET" --mca btl_tcp_if_include "$CL_NET"
              "${exports[@]}")
+        ;;
+    oshrun-srun)
+        cl_require srun
+        export SLURM_CONF=$SLURM_LOCAL_STATE_DIR/etc/slurm.conf
+        [ -f "$SLURM_CONF" ] || cl_die "no $SLURM_CONF: the Slurm set-up fixture did not run or failed"
+        nn=$(nodes_up)
+        cmd=(salloc --nodes="$nn" --ntasks="$np" "$USH_OSHRUN" --verbose -n "$np")
+        ;;
+    oshrun-mpirun)
+        cl_require netns mpirun
+        nn=$(nodes_up)
+        hosts=
+        for ((i = 0; i < nn; i++)); do
+            hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$((np / nn))
+        done
+        # oshrun forwards PE_TEST_WATCHDOG (-x) and the SHMEM_/UCX_ variables
+        # itself, and passes --mca on to mpirun.
+        cmd=("$USH_OSHRUN" --verbose -n "$np" --host "$hosts" --bind-to none
+             -x PE_TEST_WATCHDOG="$watchdog"
+             --mca plm_rsh_agent "$CL_RSH" --mca plm_rsh_no_tree_spawn 1
+             --mca oob_tcp_if_include "$CL_NET" --mca btl_tcp_if_include "$CL_NET")
         ;;
     *)
         cl_die "run.sh: unknown launcher '$launch'"
