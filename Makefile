@@ -12,8 +12,11 @@ PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev lib
 PACKAGES += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
 # ucx_perftest, the baseline of the cross-node latency bench.
 PACKAGES += ucx-utils
+# clang and its libFuzzer runtime (a Recommends of clang, so named here for
+# --no-install-recommends): the fuzz targets, test/fuzz/.
+PACKAGES += clang libclang-rt-14-dev
 
-.PHONY: all deps configure build install demo check check-tsan bench clean
+.PHONY: all deps configure build install demo check check-tsan check-asan fuzz bench clean
 
 all: build
 
@@ -48,10 +51,24 @@ demo: install
 check: install
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
 
-# Only the ThreadSanitizer run of the threaded tests (test/tsan/): builds
-# $(BUILD)/tsan with -fsanitize=thread and runs them there.
+# Only the ThreadSanitizer run of the threaded tests (test/sanitize/):
+# builds $(BUILD)/tsan with -fsanitize=thread and runs them there.
 check-tsan: configure
 	cd $(BUILD) && ctest --output-on-failure -L tsan
+
+# Only the AddressSanitizer+UBSan run (test/sanitize/): builds $(BUILD)/asan
+# and runs the unit tests and a multi-PE subset there.
+check-asan: configure
+	cd $(BUILD) && ctest --output-on-failure -L asan
+
+# The libFuzzer targets (test/fuzz/, docs/fuzzing.md), built with clang in
+# $(BUILD)/fuzz; each runs FUZZ_TIME seconds (or FUZZ_RUNS executions).
+FUZZ_TIME ?= 600
+FUZZ_RUNS ?= -1
+# (Not through ctest: fuzz.short's TIMEOUT is sized for the short run.)
+fuzz: deps
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) sh test/fuzz/run_fuzz.sh \
+	    $(CURDIR) $(abspath $(BUILD))/fuzz clang cmake ""
 
 bench: install
 	$(MAKE) -C bench PREFIX=$(PREFIX)
