@@ -2,7 +2,7 @@
  * Helpers shared by the threaded tests (thread_*.c): initialisation at
  * SHMEM_THREAD_MULTIPLE and running a body on several threads of each PE.
  *
- * The tests avoid data races of their own, so ThreadSanitizer (test/tsan/)
+ * The tests avoid data races of their own, so ThreadSanitizer (test/sanitize/)
  * reports only the library's: every buffer a thread writes is its own, and
  * what the threads share is either symmetric memory written by other PEs
  * (read after a barrier) or SHMEM atomics.

@@ -1,5 +1,5 @@
 # Threaded tests: SHMEM_THREAD_MULTIPLE, 4 threads per PE (thread_util.h).
-# test/tsan/ builds these same programs with -fsanitize=thread and runs
+# test/sanitize/ builds these same programs with -fsanitize=thread and runs
 # them under ThreadSanitizer (make check-tsan).
 #
 #   ctest --test-dir build -R '^pe\.thread_'
