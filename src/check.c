@@ -5,6 +5,9 @@
 #include "ush.h"
 #include "ush_check.h"
 
+#include <stdint.h>
+#include <stdio.h>
+
 void ush_check_fail_init(const char *routine)
 {
     ush_fatal(routine, "called before shmem_init (or after shmem_finalize); "
@@ -17,12 +20,104 @@ void ush_check_fail_pe(const char *routine, int pe)
               ush_g.n_pes - 1);
 }
 
+static const char *const ush_seg_name[USH_SEG_COUNT] = {
+    [USH_SEG_HEAP] = "the symmetric heap",
+    [USH_SEG_DATA] = "the static data",
+};
+
+/* "[0x..., 0x...)" of segment s into buf. */
+static const char *ush_seg_range(int s, char *buf, size_t len)
+{
+    snprintf(buf, len, "[%#lx, %#lx)", (unsigned long)ush_seg[s].base,
+             (unsigned long)(ush_seg[s].base + ush_seg[s].size));
+    return buf;
+}
+
+/* Only called once ush_seg_find has failed: say whether the start was in a
+ * segment and the length ran out of it (a count too large), or where the
+ * start lies relative to the nearest segment. */
 void ush_check_fail_symm(const char *routine, const char *arg, const void *addr, size_t nbytes)
 {
+    uintptr_t a = (uintptr_t)addr;
+    char      r0[64], r1[64];
+
+    for (int s = 0; s < USH_SEG_COUNT; s++) {
+        if (ush_seg[s].size && a - ush_seg[s].base < ush_seg[s].size) {
+            size_t room = ush_seg[s].size - (a - ush_seg[s].base);
+            ush_fatal(routine,
+                      "%s (%p, %zu bytes) starts in %s %s but only %zu bytes remain before "
+                      "its end: the length (nelems, or the strides and block count) runs %zu "
+                      "bytes past that end; pass a count that fits the symmetric object",
+                      arg, addr, nbytes, ush_seg_name[s], ush_seg_range(s, r0, sizeof(r0)),
+                      room, nbytes - room);
+        }
+    }
+
+    /* Outside every segment: name the nearest one and the distance. */
+    int    near = -1;
+    size_t dist = SIZE_MAX;
+    int    past = 0;
+    for (int s = 0; s < USH_SEG_COUNT; s++) {
+        if (!ush_seg[s].size) continue;
+        uintptr_t end = ush_seg[s].base + ush_seg[s].size;
+        size_t    d   = a < ush_seg[s].base ? ush_seg[s].base - a : a - end;
+        if (d < dist) {
+            dist = d;
+            near = s;
+            past = a >= end;
+        }
+    }
+    if (near >= 0 && dist < ush_seg[near].size) {
+        ush_fatal(routine,
+                  "%s (%p, %zu bytes) is not symmetric: it is %zu bytes %s %s %s; use memory "
+                  "from shmem_malloc & co. or a global/static variable, and keep indices "
+                  "inside the object",
+                  arg, addr, nbytes, dist, past ? "past the end of" : "before",
+                  ush_seg_name[near], ush_seg_range(near, r0, sizeof(r0)));
+    }
     ush_fatal(routine,
-              "%s (%p, %zu bytes) is not symmetric: use memory from shmem_malloc & co. "
-              "or a global/static variable",
-              arg, addr, nbytes);
+              "%s (%p, %zu bytes) is not symmetric: it lies in no symmetric segment "
+              "(the symmetric heap %s, the static data %s); it is probably a stack or "
+              "malloc() address: use memory from shmem_malloc & co. or a global/static "
+              "variable",
+              arg, addr, nbytes, ush_seg_range(USH_SEG_HEAP, r0, sizeof(r0)),
+              ush_seg[USH_SEG_DATA].size ? ush_seg_range(USH_SEG_DATA, r1, sizeof(r1))
+                                         : "(not registered)");
+}
+
+void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems, size_t elem_size)
+{
+    ush_fatal(routine,
+              "%s = %zu elements of %zu bytes overflows size_t (%zu bytes at most): "
+              "the count is probably negative or uninitialised; pass the number of elements",
+              arg, nelems, elem_size, SIZE_MAX);
+}
+
+void ush_check_fail_heap_ptr(const char *routine, const void *ptr)
+{
+    size_t into;
+    char   r0[64];
+    switch (ush_heap_classify(ush_g.heap, ptr, &into)) {
+    case USH_HEAP_PTR_INTERIOR:
+        ush_fatal(routine,
+                  "ptr %p is %zu bytes inside a block of the symmetric heap: pass the "
+                  "pointer shmem_malloc/calloc/align/realloc returned, not one into the block",
+                  ptr, into);
+    case USH_HEAP_PTR_FREE:
+        ush_fatal(routine,
+                  "ptr %p is free heap space: it was already freed (or never allocated); "
+                  "free each block once and set the pointer to NULL afterwards",
+                  ptr);
+    case USH_HEAP_PTR_OUTSIDE:
+        ush_fatal(routine,
+                  "ptr %p is not in the symmetric heap %s: only pointers from "
+                  "shmem_malloc/calloc/align/realloc may be given (static, stack and "
+                  "malloc() memory must not)",
+                  ptr, ush_seg_range(USH_SEG_HEAP, r0, sizeof(r0)));
+    case USH_HEAP_PTR_LIVE:
+        break;
+    }
+    ush_fatal(routine, "ptr %p was rejected by the heap allocator", ptr);
 }
 
 void ush_check_fail_ctx(const char *routine)

@@ -86,10 +86,13 @@ USH_API(void, shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSy
     ush_coll_barrier_aset(&s);
 }
 
-static void aset_bcast(const char *routine, void *dest, const void *source, size_t bytes,
-                       int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)
+static void aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
+                       size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
+                       long *pSync)
 {
     ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, ALL_WORDS);
+    size_t          bytes;
+    USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (PE_root < 0 || PE_root >= PE_size) {
         ush_fatal(routine, "PE_root %d is out of range: it counts members of the active set, "
                   "0 to %d", PE_root, PE_size - 1);
@@ -100,11 +103,16 @@ static void aset_bcast(const char *routine, void *dest, const void *source, size
 }
 
 static void aset_collect(const char *routine, int fixed, void *dest, const void *source,
-                         size_t bytes, int PE_start, int logPE_stride, int PE_size, long *pSync)
+                         size_t nelems, size_t esize, int PE_start, int logPE_stride,
+                         int PE_size, long *pSync)
 {
     ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, ALL_WORDS);
+    size_t          bytes, total;
+    USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (fixed) {
-        USH_CHECK_SYMM(routine, "dest", dest, bytes * (size_t)PE_size);
+        USH_CHECK_NBYTES(routine, "nelems (times PE_size)", nelems, esize * (size_t)PE_size,
+                         &total);
+        USH_CHECK_SYMM(routine, "dest", dest, total);
         ush_coll_fcollect(&s, dest, source, bytes);
     } else {
         ush_coll_collect(&s, dest, source, bytes);
@@ -119,6 +127,16 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }
+    if (nelems) {
+        /* dest holds PE_size blocks of nelems elements dst apart. */
+        size_t blocks, span;
+        USH_CHECK_NBYTES(routine, "nelems (times PE_size)", nelems, PE_size, &blocks);
+        USH_CHECK_NBYTES(routine, "nelems (times PE_size and dst)", blocks - 1, (size_t)dst,
+                         &span);
+        USH_CHECK_NBYTES(routine, "nelems (times PE_size, dst and element size)", span + 1,
+                         esize, &span);
+        USH_CHECK_SYMM(routine, "dest", dest, span);
+    }
     ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
 }
 
@@ -127,21 +145,21 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                                       int PE_root, int PE_start, int logPE_stride,           \
                                       int PE_size, long *pSync)                              \
     {                                                                                        \
-        aset_bcast("shmem_broadcast" #B, dest, source, nelems * (B / 8), PE_root, PE_start,  \
+        aset_bcast("shmem_broadcast" #B, dest, source, nelems, B / 8, PE_root, PE_start,   \
                    logPE_stride, PE_size, pSync);                                            \
     }                                                                                        \
     USH_API(void, shmem_collect##B)(void *dest, const void *source, size_t nelems,           \
                                     int PE_start, int logPE_stride, int PE_size,             \
                                     long *pSync)                                             \
     {                                                                                        \
-        aset_collect("shmem_collect" #B, 0, dest, source, nelems * (B / 8), PE_start,        \
+        aset_collect("shmem_collect" #B, 0, dest, source, nelems, B / 8, PE_start,         \
                      logPE_stride, PE_size, pSync);                                          \
     }                                                                                        \
     USH_API(void, shmem_fcollect##B)(void *dest, const void *source, size_t nelems,          \
                                      int PE_start, int logPE_stride, int PE_size,            \
                                      long *pSync)                                            \
     {                                                                                        \
-        aset_collect("shmem_fcollect" #B, 1, dest, source, nelems * (B / 8), PE_start,       \
+        aset_collect("shmem_fcollect" #B, 1, dest, source, nelems, B / 8, PE_start,        \
                      logPE_stride, PE_size, pSync);                                          \
     }                                                                                        \
     USH_API(void, shmem_alltoall##B)(void *dest, const void *source, size_t nelems,          \

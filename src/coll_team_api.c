@@ -25,6 +25,7 @@
 static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s)
 {
     USH_CHECK_INIT(routine);
+    USH_CHECK_TEAM(routine, "team", team);
     if (team == SHMEM_TEAM_INVALID) {
         if (ush_g.env.debug) ush_warn(routine, "called with SHMEM_TEAM_INVALID; nothing done");
         return -1;
@@ -47,10 +48,12 @@ static int team_end(shmem_team_t team)
 }
 
 static int team_bcast(const char *routine, shmem_team_t team, void *dest, const void *source,
-                      size_t bytes, int PE_root)
+                      size_t nelems, size_t esize, int PE_root)
 {
     ush_coll_sync_t s;
+    size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
+    USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (PE_root < 0 || PE_root >= team->size) {
         ush_fatal(routine, "PE_root %d is out of range: the team has %d PEs (0 to %d)", PE_root,
                   team->size, team->size - 1);
@@ -63,12 +66,16 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
 }
 
 static int team_collect(const char *routine, int fixed, shmem_team_t team, void *dest,
-                        const void *source, size_t bytes)
+                        const void *source, size_t nelems, size_t esize)
 {
     ush_coll_sync_t s;
+    size_t          bytes, total;
     if (team_begin(routine, team, &s)) return -1;
+    USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (fixed) {
-        USH_CHECK_SYMM(routine, "dest", dest, bytes * (size_t)team->size);
+        USH_CHECK_NBYTES(routine, "nelems (times the team size)", nelems,
+                         esize * (size_t)team->size, &total);
+        USH_CHECK_SYMM(routine, "dest", dest, total);
         ush_coll_fcollect(&s, dest, source, bytes);
     } else {
         ush_coll_collect(&s, dest, source, bytes);
@@ -82,6 +89,16 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
     ush_coll_sync_t s;
     if (team_begin(routine, team, &s)) return -1;
     if (dst < 1 || sst < 1) ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
+    if (nelems) {
+        /* dest holds team-size blocks of nelems elements dst apart. */
+        size_t blocks, span;
+        USH_CHECK_NBYTES(routine, "nelems (times the team size)", nelems, team->size, &blocks);
+        USH_CHECK_NBYTES(routine, "nelems (times the team size and dst)", blocks - 1,
+                         (size_t)dst, &span);
+        USH_CHECK_NBYTES(routine, "nelems (times the team size, dst and element size)",
+                         span + 1, esize, &span);
+        USH_CHECK_SYMM(routine, "dest", dest, span);
+    }
     ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
     return team_end(team);
 }
@@ -90,8 +107,10 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
                        size_t nreduce, size_t esize, ush_coll_op_fn_t op)
 {
     ush_coll_sync_t s;
+    size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
-    USH_CHECK_SYMM(routine, "dest", dest, nreduce * esize);
+    USH_CHECK_NBYTES(routine, "nreduce", nreduce, esize, &bytes);
+    USH_CHECK_SYMM(routine, "dest", dest, bytes);
     ush_coll_reduce(&s, dest, source, nreduce, esize, op);
     return team_end(team);
 }
@@ -100,8 +119,10 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
                      size_t nelems, size_t esize, ush_coll_op_fn_t sum, int exclusive)
 {
     ush_coll_sync_t s;
+    size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
-    USH_CHECK_SYMM(routine, "dest", dest, nelems * esize);
+    USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_CHECK_SYMM(routine, "dest", dest, bytes);
     ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive);
     return team_end(team);
 }
@@ -112,20 +133,20 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
     USH_API(int, shmem_##N##_broadcast)(shmem_team_t team, T *dest, const T *source,         \
                                         size_t nelems, int PE_root)                          \
     {                                                                                        \
-        return team_bcast("shmem_" #N "_broadcast", team, dest, source, nelems * sizeof(T),  \
+        return team_bcast("shmem_" #N "_broadcast", team, dest, source, nelems, sizeof(T),   \
                           PE_root);                                                          \
     }                                                                                        \
     USH_API(int, shmem_##N##_collect)(shmem_team_t team, T *dest, const T *source,           \
                                       size_t nelems)                                         \
     {                                                                                        \
         return team_collect("shmem_" #N "_collect", 0, team, dest, source,                   \
-                            nelems * sizeof(T));                                             \
+                            nelems, sizeof(T));                                              \
     }                                                                                        \
     USH_API(int, shmem_##N##_fcollect)(shmem_team_t team, T *dest, const T *source,          \
                                        size_t nelems)                                        \
     {                                                                                        \
         return team_collect("shmem_" #N "_fcollect", 1, team, dest, source,                  \
-                            nelems * sizeof(T));                                             \
+                            nelems, sizeof(T));                                              \
     }                                                                                        \
     USH_API(int, shmem_##N##_alltoall)(shmem_team_t team, T *dest, const T *source,          \
                                        size_t nelems)                                        \
@@ -144,17 +165,17 @@ USHMEM_RMA_TYPES(USH_TEAM_COLL_)
 USH_API(int, shmem_broadcastmem)(shmem_team_t team, void *dest, const void *source,
                                  size_t nelems, int PE_root)
 {
-    return team_bcast("shmem_broadcastmem", team, dest, source, nelems, PE_root);
+    return team_bcast("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root);
 }
 
 USH_API(int, shmem_collectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return team_collect("shmem_collectmem", 0, team, dest, source, nelems);
+    return team_collect("shmem_collectmem", 0, team, dest, source, nelems, 1);
 }
 
 USH_API(int, shmem_fcollectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return team_collect("shmem_fcollectmem", 1, team, dest, source, nelems);
+    return team_collect("shmem_fcollectmem", 1, team, dest, source, nelems, 1);
 }
 
 USH_API(int, shmem_alltoallmem)(shmem_team_t team, void *dest, const void *source, size_t nelems)

@@ -49,6 +49,7 @@ USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t
     USH_CHECK_INIT("shmem_team_create_ctx");
     if (!ctx) ush_fatal("shmem_team_create_ctx", "ctx is NULL; pass the address of a shmem_ctx_t");
     *ctx = SHMEM_CTX_INVALID;
+    USH_CHECK_TEAM("shmem_team_create_ctx", "team", team);
     if (team == SHMEM_TEAM_INVALID || team->my_pe < 0) return -1;
     if (options & ~USH_CTX_OPTIONS) {
         ush_warn("shmem_ctx_create", "options 0x%lx has bits that are not SHMEM_CTX_* options",

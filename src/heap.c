@@ -294,3 +294,29 @@ void ush_heap_stats(const ush_heap_t *heap, ush_heap_stats_t *stats)
         }
     }
 }
+
+ush_heap_ptr_t ush_heap_classify(const ush_heap_t *heap, const void *p, size_t *into)
+{
+    uintptr_t a = (uintptr_t)p;
+    *into       = 0;
+    if (a < heap->base || a - heap->base >= heap->size) {
+        return USH_HEAP_PTR_OUTSIDE;
+    }
+    size_t off = a - heap->base;
+    /* Blocks tile [0, size): the last one starting at or before off holds it. */
+    size_t lo = 0, hi = heap->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (heap->blk[mid].off <= off) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    const ush_heap_block_t *b = &heap->blk[lo];
+    if (!b->live) {
+        return USH_HEAP_PTR_FREE;
+    }
+    *into = off - b->off;
+    return *into ? USH_HEAP_PTR_INTERIOR : USH_HEAP_PTR_LIVE;
+}

@@ -102,11 +102,7 @@ USH_API(void *, shmem_calloc)(size_t count, size_t size)
 USH_API(void *, shmem_realloc)(void *ptr, size_t size)
 {
     USH_CHECK_INIT("shmem_realloc");
-    if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) {
-        ush_fatal("shmem_realloc",
-                  "ptr %p was not returned by shmem_malloc/calloc/align/realloc or was freed",
-                  ptr);
-    }
+    if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_realloc", ptr);
     /* Peers may still read or write the old block until all agree. */
     ush_barrier_all();
     void *p = ush_heap_realloc(ush_g.heap, ptr, size);
@@ -120,12 +116,7 @@ USH_API(void, shmem_free)(void *ptr)
     USH_CHECK_INIT("shmem_free");
     /* No PE may free a block a peer is still writing: barrier first. */
     ush_barrier_all();
-    if (ush_heap_free(ush_g.heap, ptr)) {
-        ush_fatal("shmem_free",
-                  "ptr %p was not returned by shmem_malloc/calloc/align/realloc or was "
-                  "already freed",
-                  ptr);
-    }
+    if (ush_heap_free(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_free", ptr);
 }
 
 /* Legacy names (OpenSHMEM 1.2). */

@@ -46,14 +46,17 @@ USHMEM_P2P_TYPES(USH_P2P_PRED)
 /* Waiting drives the transport, so the library must be up; a bad cmp would
  * otherwise wait forever; the variables must be symmetric, or no peer can
  * ever change them. */
-static void ush_p2p_enter(const char *routine, int cmp, const void *ivars, size_t nbytes)
+static void ush_p2p_enter(const char *routine, int cmp, const void *ivars, size_t nelems,
+                          size_t size)
 {
+    size_t nbytes;
     USH_CHECK_INIT(routine);
     if (USH_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)) {
         ush_fatal(routine,
                   "cmp = %d is not a comparison: use SHMEM_CMP_EQ, _NE, _GT, _GE, _LT or _LE",
                   cmp);
     }
+    USH_CHECK_NBYTES(routine, "nelems", nelems, size, &nbytes);
     if (nbytes) USH_CHECK_SYMM(routine, "ivars", ivars, nbytes);
 }
 
@@ -113,7 +116,7 @@ static size_t ush_scan_some(ush_p2p_pred_t pred, const void *ivars, size_t nelem
 static void ush_wait_until(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t size,
                            int cmp, const void *value)
 {
-    ush_p2p_enter(routine, cmp, ivar, size);
+    ush_p2p_enter(routine, cmp, ivar, 1, size);
     while (!pred(ivar, 0, cmp, value, 0)) ush_wait_step();
     ush_p2p_acquire();
 }
@@ -121,7 +124,7 @@ static void ush_wait_until(const char *routine, ush_p2p_pred_t pred, void *ivar,
 static void ush_wait_all(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                          size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (!ush_in_set(status, i)) continue;
         while (!pred(ivars, i, cmp, cv, vec ? i : 0)) ush_wait_step();
@@ -132,7 +135,7 @@ static void ush_wait_all(const char *routine, ush_p2p_pred_t pred, void *ivars, 
 static size_t ush_wait_any(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                            size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return SIZE_MAX;
     size_t i;
     while ((i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec)) == SIZE_MAX) {
@@ -146,7 +149,7 @@ static size_t ush_wait_some(const char *routine, ush_p2p_pred_t pred, void *ivar
                             size_t nelems, size_t *indices, const int *status, int cmp,
                             const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return 0;
     size_t n;
     while ((n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec)) == 0) {
@@ -162,7 +165,7 @@ static size_t ush_wait_some(const char *routine, ush_p2p_pred_t pred, void *ivar
 static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t size, int cmp,
                     const void *value)
 {
-    ush_p2p_enter(routine, cmp, ivar, size);
+    ush_p2p_enter(routine, cmp, ivar, 1, size);
     if (pred(ivar, 0, cmp, value, 0)) {
         ush_p2p_acquire();
         return 1;
@@ -176,7 +179,7 @@ static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t
 static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                         size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (ush_in_set(status, i) && !pred(ivars, i, cmp, cv, vec ? i : 0)) {
             ush_wait_step();
@@ -190,7 +193,7 @@ static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, s
 static size_t ush_test_any(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                            size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (nelems == 0) return SIZE_MAX;
     size_t i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec);
     if (i == SIZE_MAX) {
@@ -205,7 +208,7 @@ static size_t ush_test_some(const char *routine, ush_p2p_pred_t pred, void *ivar
                             size_t nelems, size_t *indices, const int *status, int cmp,
                             const void *cv, int vec)
 {
-    ush_p2p_enter(routine, cmp, ivars, nelems * size);
+    ush_p2p_enter(routine, cmp, ivars, nelems, size);
     size_t n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec);
     if (n == 0) {
         ush_wait_step();

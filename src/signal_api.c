@@ -36,15 +36,17 @@ static inline ush_amo_op_t ush_sig_op(const char *routine, int sig_op)
     return USH_AMO_ADD;
 }
 
-/* Put-with-signal of nbytes. The signal is sent even for an empty payload
+/* Put-with-signal of nelems elements of elem bytes. The signal is sent even for an empty payload
  * (it still tells the receiver "done"); dest is then not checked, as for
  * an empty put. */
 static inline void ush_api_put_signal(const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
-                                      const void *source, size_t nbytes, uint64_t *sig_addr,
-                                      uint64_t signal, int sig_op, int pe)
+                                      const void *source, size_t nelems, size_t elem,
+                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
+    size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
+    USH_CHECK_NBYTES(routine, "nelems", nelems, elem, &nbytes);
     ush_amo_op_t op = ush_sig_op(routine, sig_op);
     ush_sig_check_addr(routine, sig_addr);
     if (nbytes) {
@@ -74,36 +76,36 @@ static inline void ush_api_signal_update(const char *routine, shmem_ctx_t ctx, u
 
 #define USH_SIGNAL_TYPED(T, N)                                                                     \
     USH_API(void, shmem_##N##_put_signal)(T *dest, const T *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_" #N "_put_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems * sizeof(T), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_" #N "_put_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems, sizeof(T), USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_ctx_##N##_put_signal)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_ctx_" #N "_put_signal", ctx, 0, dest, source, nelems * sizeof(T), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_ctx_" #N "_put_signal", ctx, 0, dest, source, nelems, sizeof(T), USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_##N##_put_signal_nbi)(T *dest, const T *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_" #N "_put_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems * sizeof(T), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_" #N "_put_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems, sizeof(T), USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_ctx_##N##_put_signal_nbi)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_ctx_" #N "_put_signal_nbi", ctx, 1, dest, source, nelems * sizeof(T), USH_SIG_PUT_PASS); }
+    { ush_api_put_signal("shmem_ctx_" #N "_put_signal_nbi", ctx, 1, dest, source, nelems, sizeof(T), USH_SIG_PUT_PASS); }
 
 USHMEM_RMA_TYPES(USH_SIGNAL_TYPED)
 
 #define USH_SIGNAL_SIZED(B)                                                                        \
     USH_API(void, shmem_put##B##_signal)(void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_put" #B "_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems * (B / 8), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_put" #B "_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems, B / 8, USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_ctx_put##B##_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_ctx_put" #B "_signal", ctx, 0, dest, source, nelems * (B / 8), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_ctx_put" #B "_signal", ctx, 0, dest, source, nelems, B / 8, USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_put##B##_signal_nbi)(void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_put" #B "_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems * (B / 8), USH_SIG_PUT_PASS); } \
+    { ush_api_put_signal("shmem_put" #B "_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems, B / 8, USH_SIG_PUT_PASS); } \
     USH_API(void, shmem_ctx_put##B##_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS) \
-    { ush_api_put_signal("shmem_ctx_put" #B "_signal_nbi", ctx, 1, dest, source, nelems * (B / 8), USH_SIG_PUT_PASS); }
+    { ush_api_put_signal("shmem_ctx_put" #B "_signal_nbi", ctx, 1, dest, source, nelems, B / 8, USH_SIG_PUT_PASS); }
 
 USHMEM_RMA_SIZES(USH_SIGNAL_SIZED)
 
 USH_API(void, shmem_putmem_signal)(void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS)
-{ ush_api_put_signal("shmem_putmem_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems, USH_SIG_PUT_PASS); }
+{ ush_api_put_signal("shmem_putmem_signal", SHMEM_CTX_DEFAULT, 0, dest, source, nelems, 1, USH_SIG_PUT_PASS); }
 USH_API(void, shmem_ctx_putmem_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS)
-{ ush_api_put_signal("shmem_ctx_putmem_signal", ctx, 0, dest, source, nelems, USH_SIG_PUT_PASS); }
+{ ush_api_put_signal("shmem_ctx_putmem_signal", ctx, 0, dest, source, nelems, 1, USH_SIG_PUT_PASS); }
 USH_API(void, shmem_putmem_signal_nbi)(void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS)
-{ ush_api_put_signal("shmem_putmem_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems, USH_SIG_PUT_PASS); }
+{ ush_api_put_signal("shmem_putmem_signal_nbi", SHMEM_CTX_DEFAULT, 1, dest, source, nelems, 1, USH_SIG_PUT_PASS); }
 USH_API(void, shmem_ctx_putmem_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, USH_SIG_PUT_ARGS)
-{ ush_api_put_signal("shmem_ctx_putmem_signal_nbi", ctx, 1, dest, source, nelems, USH_SIG_PUT_PASS); }
+{ ush_api_put_signal("shmem_ctx_putmem_signal_nbi", ctx, 1, dest, source, nelems, 1, USH_SIG_PUT_PASS); }
 
 /* ---- Remote signal updates (1.6) ----------------------------------------------------- */
 

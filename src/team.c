@@ -27,6 +27,8 @@ static uint64_t *ush_team_pool_sync;    /* symmetric [USH_TEAM_MAX][USH_TEAM_SYN
 static char     *ush_team_pool_scratch; /* symmetric [USH_TEAM_MAX][USH_TEAM_SCRATCH] */
 static uint64_t *ush_team_split_masks;  /* symmetric [USH_TEAM_MAX], by parent slot */
 static uint64_t  ush_team_free;         /* bit i: slot i is free on this PE */
+static struct ush_team ush_team_handles[USH_TEAM_HANDLES]; /* split teams (ush_team.h) */
+static unsigned  ush_team_next_handle;  /* where the round-robin search starts */
 
 _Static_assert(USH_TEAM_MAX <= 64, "the free-slot mask is one uint64_t");
 
@@ -45,13 +47,54 @@ static void ush_team_setup(struct ush_team *team, int start, int stride, int siz
         .sync    = ush_team_pool_sync + (size_t)slot * USH_TEAM_SYNC_WORDS,
         .scratch = ush_team_pool_scratch + (size_t)slot * USH_TEAM_SCRATCH,
         .config  = { .num_contexts = 0 },
+        .alive   = 1,
     };
     ush_team_free &= ~(UINT64_C(1) << slot);
+}
+
+/* A dead entry, the one after the last handed out first: with at most
+ * USH_TEAM_MAX teams alive there always is one. */
+static struct ush_team *ush_team_handle_alloc(void)
+{
+    for (unsigned i = 0; i < USH_TEAM_HANDLES; i++) {
+        unsigned k = (ush_team_next_handle + i) % USH_TEAM_HANDLES;
+        if (!ush_team_handles[k].alive) {
+            ush_team_next_handle = (k + 1) % USH_TEAM_HANDLES;
+            return &ush_team_handles[k];
+        }
+    }
+    return NULL;
+}
+
+int ush_team_handle_ok(const struct ush_team *team)
+{
+    if (team == &ush_team_world || team == &ush_team_shared) return 1;
+    uintptr_t off = (uintptr_t)team - (uintptr_t)ush_team_handles;
+    return off < sizeof(ush_team_handles) && off % sizeof(*team) == 0 && team->alive;
+}
+
+void ush_team_fail_handle(const char *routine, const char *arg, const struct ush_team *team)
+{
+    uintptr_t off = (uintptr_t)team - (uintptr_t)ush_team_handles;
+    if (off < sizeof(ush_team_handles) && off % sizeof(*team) == 0) {
+        ush_fatal(routine,
+                  "%s (%p) is a team that was destroyed by shmem_team_destroy; use a team "
+                  "that is still alive, or set destroyed handles to SHMEM_TEAM_INVALID",
+                  arg, (const void *)team);
+    }
+    ush_fatal(routine,
+              "%s (%p) is not a team handle: pass SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a "
+              "team from shmem_team_split_strided/_2d (is the variable uninitialised?)",
+              arg, (const void *)team);
 }
 
 void ush_team_init(void)
 {
     int me = ush_g.my_pe, n = ush_g.n_pes;
+
+    /* Teams of an earlier init/finalize cycle are gone. */
+    memset(ush_team_handles, 0, sizeof(ush_team_handles));
+    ush_team_next_handle = 0;
 
     /* Allocated in the same order on every PE, so the same offsets. */
     ush_team_pool_sync =
@@ -128,8 +171,9 @@ static int ush_team_create(const char *routine, struct ush_team *parent, int sta
     for (int i = 0; i < size; i++) member |= wstart + i * wstride == ush_g.my_pe;
     if (!member) return 0;
 
-    struct ush_team *team = malloc(sizeof(*team));
-    if (!team) ush_fatal(routine, "out of memory for a team handle");
+    struct ush_team *team = ush_team_handle_alloc();
+    if (!team) ush_fatal(routine, "no free team handle (cannot happen: at most %d teams live)",
+                         USH_TEAM_MAX);
     ush_team_setup(team, wstart, size > 1 ? wstride : 1, size, slot);
     if (mask & SHMEM_TEAM_NUM_CONTEXTS) team->config.num_contexts = config->num_contexts;
     team->config_mask = mask;
@@ -142,6 +186,7 @@ USH_API(int, shmem_team_split_strided)(shmem_team_t parent_team, int start, int 
                                        long config_mask, shmem_team_t *new_team)
 {
     USH_CHECK_INIT("shmem_team_split_strided");
+    USH_CHECK_TEAM("shmem_team_split_strided", "parent_team", parent_team);
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID) return -1;
 
@@ -169,6 +214,7 @@ USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
                                   shmem_team_t *yaxis_team)
 {
     USH_CHECK_INIT("shmem_team_split_2d");
+    USH_CHECK_TEAM("shmem_team_split_2d", "parent_team", parent_team);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID || xrange <= 0) return -1;
     if (!ush_team_valid_config(xaxis_config, xaxis_mask) ||
@@ -204,17 +250,20 @@ USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
 
 USH_API(int, shmem_team_my_pe)(shmem_team_t team)
 {
+    USH_CHECK_TEAM("shmem_team_my_pe", "team", team);
     return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
 }
 
 USH_API(int, shmem_team_n_pes)(shmem_team_t team)
 {
+    USH_CHECK_TEAM("shmem_team_n_pes", "team", team);
     return team == SHMEM_TEAM_INVALID ? -1 : team->size;
 }
 
 USH_API(int, shmem_team_get_config)(shmem_team_t team, long config_mask,
                                     shmem_team_config_t *config)
 {
+    USH_CHECK_TEAM("shmem_team_get_config", "team", team);
     if (team == SHMEM_TEAM_INVALID || !config) return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
     return 0;
@@ -222,6 +271,10 @@ USH_API(int, shmem_team_get_config)(shmem_team_t team, long config_mask,
 
 USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
+    /* A bad src_pe returns -1 (the spec's answer); a stale handle is not
+     * SHMEM_TEAM_INVALID and has no defined answer, so it stops the job. */
+    USH_CHECK_TEAM("shmem_team_translate_pe", "src_team", src_team);
+    USH_CHECK_TEAM("shmem_team_translate_pe", "dest_team", dest_team);
     if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID || src_pe < 0 ||
         src_pe >= src_team->size) {
         return -1;
@@ -237,6 +290,7 @@ USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_t
 USH_API(int, shmem_team_sync)(shmem_team_t team)
 {
     USH_CHECK_INIT("shmem_team_sync");
+    USH_CHECK_TEAM("shmem_team_sync", "team", team);
     if (team == SHMEM_TEAM_INVALID) return -1;
     ush_team_sync(team);
     return 0;
@@ -245,6 +299,7 @@ USH_API(int, shmem_team_sync)(shmem_team_t team)
 USH_API(void, shmem_team_destroy)(shmem_team_t team)
 {
     USH_CHECK_INIT("shmem_team_destroy");
+    USH_CHECK_TEAM("shmem_team_destroy", "team", team);
     if (team == SHMEM_TEAM_INVALID) return;
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
         ush_fatal("shmem_team_destroy",
@@ -257,12 +312,13 @@ USH_API(void, shmem_team_destroy)(shmem_team_t team)
     memset(team->sync, 0, USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
     memset(team->scratch, 0, USH_TEAM_SCRATCH);
     ush_team_free |= UINT64_C(1) << team->slot;
-    free(team);
+    team->alive = 0; /* the entry stays, so later use of the handle is caught */
 }
 
 USH_API(void *, shmem_team_ptr)(shmem_team_t team, const void *dest, int pe)
 {
     USH_CHECK_INIT("shmem_team_ptr");
+    USH_CHECK_TEAM("shmem_team_ptr", "team", team);
     if (team == SHMEM_TEAM_INVALID) return NULL;
     if (pe < 0 || pe >= team->size) {
         ush_fatal("shmem_team_ptr", "pe %d is out of range: the team has %d PEs (0 to %d)", pe,

@@ -19,6 +19,10 @@ void ush_check_fail_pe(const char *routine, int pe) __attribute__((noreturn, col
 void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
                          size_t nbytes) __attribute__((noreturn, cold));
 void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
+/* ptr, given to shmem_free/shmem_realloc, is not a live heap block. */
+void ush_check_fail_heap_ptr(const char *routine, const void *ptr) __attribute__((noreturn, cold));
+void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems,
+                           size_t elem_size) __attribute__((noreturn, cold));
 void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__((noreturn, cold));
 
 /* Routine names in messages are the public ones the user called. */
@@ -33,7 +37,19 @@ void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__(
             ush_check_fail_pe(routine, pe);                                   \
     } while (0)
 
-/* Remote (symmetric) argument `arg` of nbytes bytes. */
+/* nbytes = nelems * elem_size, or the job ends: a wrapped product would
+ * pass the symmetric check with a small length and then move the wrong
+ * number of bytes. `arg` names the count argument (nelems, nreduce...). */
+#define USH_CHECK_NBYTES(routine, arg, nelems, elem_size, nbytes)             \
+    do {                                                                      \
+        if (USH_UNLIKELY(__builtin_mul_overflow((size_t)(nelems),             \
+                                                (size_t)(elem_size), (nbytes)))) \
+            ush_check_fail_nelems(routine, arg, nelems, elem_size);           \
+    } while (0)
+
+/* Remote (symmetric) argument `arg` of nbytes bytes: one range compare per
+ * segment; only a failure works out which segment was missed and by how
+ * much (check.c). */
 #define USH_CHECK_SYMM(routine, arg, addr, nbytes)                            \
     do {                                                                      \
         size_t ush_off_;                                                      \

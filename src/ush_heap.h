@@ -38,6 +38,15 @@ void *ush_heap_realloc(ush_heap_t *heap, void *p, size_t size);
 /* Size of the live block at p, or 0 when p is not one. */
 size_t ush_heap_block_size(const ush_heap_t *heap, const void *p);
 
+/* What p is, for error messages (a lookup, not a fast path). */
+typedef enum {
+    USH_HEAP_PTR_LIVE,     /* start of a live block */
+    USH_HEAP_PTR_INTERIOR, /* inside a live block, *into bytes past its start */
+    USH_HEAP_PTR_FREE,     /* in free space: freed already, or never handed out */
+    USH_HEAP_PTR_OUTSIDE   /* not in the region at all */
+} ush_heap_ptr_t;
+ush_heap_ptr_t ush_heap_classify(const ush_heap_t *heap, const void *p, size_t *into);
+
 void ush_heap_stats(const ush_heap_t *heap, ush_heap_stats_t *stats);
 
 #endif

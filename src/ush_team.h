@@ -12,6 +12,7 @@
 #define USH_TEAM_H
 
 #include "ush.h"
+#include "ush_check.h"
 #include "collectives/ush_coll.h"
 
 #define USH_TEAM_MAX         64          /* teams alive at once, predefined ones included */
@@ -21,6 +22,12 @@
 #define USH_TEAM_BANKS       4
 #define USH_TEAM_SYNC_WORDS  (USH_COLL_BARRIER_ROUNDS + USH_TEAM_BANKS * USH_COLL_W_TOTAL)
 #define USH_TEAM_SCRATCH     (16u << 10) /* bytes of symmetric scratch per team */
+/* Handles of split teams come from a private table, handed out round-robin,
+ * never from malloc: a destroyed handle stays recognisable (its entry is
+ * marked dead, not freed) until USH_TEAM_HANDLES - USH_TEAM_MAX further
+ * teams have been created, and a check never dereferences a pointer that
+ * is not in the table. */
+#define USH_TEAM_HANDLES     256
 
 /* What a shmem_team_t points to. Members are world PEs start,
  * start + stride, ..., (size of them). */
@@ -39,6 +46,7 @@ struct ush_team {
     void               *scratch;      /* symmetric, USH_TEAM_SCRATCH bytes */
     shmem_team_config_t config;
     long                config_mask;
+    int                 alive;        /* 0 once destroyed (or before shmem_init) */
 };
 
 /* Set up the pool, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; shmem_init. */
@@ -55,6 +63,20 @@ static inline ush_coll_set_t ush_team_set(const struct ush_team *team)
     return (ush_coll_set_t){ .start = team->start, .stride = team->stride,
                              .size = team->size, .me = team->my_pe };
 }
+
+/* team is SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or a live split team. */
+int ush_team_handle_ok(const struct ush_team *team);
+void ush_team_fail_handle(const char *routine, const char *arg, const struct ush_team *team)
+    __attribute__((noreturn, cold));
+
+/* Always on: a stale or stray handle would read freed state and index the
+ * slot pool with garbage. SHMEM_TEAM_INVALID passes (the spec defines what
+ * each routine does with it). */
+#define USH_CHECK_TEAM(routine, arg, team)                                    \
+    do {                                                                      \
+        if (USH_UNLIKELY((team) != SHMEM_TEAM_INVALID && !ush_team_handle_ok(team))) \
+            ush_team_fail_handle(routine, arg, team);                         \
+    } while (0)
 
 /* Barrier over the team's members (no quiet). */
 void ush_team_sync(struct ush_team *team);

@@ -1,0 +1,324 @@
+/*
+ * Argument checks: `debug_checks <case>` commits exactly one misuse, named
+ * by <case>, which the library must refuse with a message naming the
+ * routine and the argument and by ending the job (debugchk.cmake asserts
+ * the status, the message, that no success line was printed and that
+ * nothing is left behind). `debug_checks ok` makes the same calls with
+ * correct arguments and must pass.
+ *
+ * Expects SHMEM_SYMMETRIC_SIZE=4M: the heap's base is aligned to 2 MiB
+ * (USH_SYMM_MAX_ALIGN) and the library's own objects (about 1 MiB) come
+ * first, so a first user block lies in its first 2 MiB and gives its end.
+ */
+#include "pe_test.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HEAP_SIZE  ((uintptr_t)4 << 20) /* SHMEM_SYMMETRIC_SIZE */
+#define HEAP_ALIGN ((uintptr_t)2 << 20) /* USH_SYMM_MAX_ALIGN */
+
+static long          sym_long[8];
+static long          sym_lock;
+static long          sym_psync[SHMEM_BARRIER_SYNC_SIZE];
+static volatile long sink;
+
+/* lib.sh's expect_clean finds leftover PEs through these files. */
+static void write_pid(void)
+{
+    const char *dir = getenv("LAUNCH_TEST_PIDDIR");
+    char        path[4096];
+    FILE       *f;
+    if (!dir) return;
+    snprintf(path, sizeof(path), "%s/pe.%d.pid", dir, shmem_my_pe());
+    if ((f = fopen(path, "w")) != NULL) {
+        fprintf(f, "%ld\n", (long)getpid());
+        fclose(f);
+    }
+}
+
+/* Every case: bad != 0 commits the misuse, bad == 0 the correct call. */
+typedef void (*case_fn)(int bad);
+
+static void c_pe_range(int bad)
+{
+    long *dst = shmem_malloc(sizeof(long));
+    long  v   = 1;
+    shmem_long_put(dst, &v, 1, bad ? shmem_n_pes() : (shmem_my_pe() + 1) % shmem_n_pes());
+    shmem_barrier_all();
+    shmem_free(dst);
+}
+
+static void c_ptr_pe(int bad)
+{
+    sink = shmem_ptr(sym_long, bad ? -1 : shmem_my_pe()) != NULL;
+}
+
+static void c_team_ptr_pe(int bad)
+{
+    sink = shmem_team_ptr(SHMEM_TEAM_WORLD, sym_long, bad ? shmem_n_pes() : 0) != NULL;
+}
+
+static void c_nonsymm_stack(int bad)
+{
+    long local[4] = { 0 }, v = 1;
+    shmem_long_put(bad ? local : sym_long, &v, 1, shmem_my_pe());
+    shmem_quiet();
+}
+
+/* An address 24 bytes past the heap's end: the message says so. */
+static void c_past_heap(int bad)
+{
+    char     *blk  = shmem_malloc(64);
+    uintptr_t end  = ((uintptr_t)blk & ~(HEAP_ALIGN - 1)) + HEAP_SIZE;
+    long     *dest = bad ? (long *)(end + 24) : (long *)blk;
+    long      v    = 1;
+    shmem_long_put(dest, &v, 1, shmem_my_pe());
+    shmem_quiet();
+    shmem_free(blk);
+}
+
+/* Starts in the heap, but the length runs past its end. */
+static void c_len_past_heap(int bad)
+{
+    char *blk = shmem_malloc(64);
+    char  src[64] = { 0 };
+    if (bad) {
+        shmem_putmem(blk, src, HEAP_SIZE, shmem_my_pe());
+    } else {
+        shmem_putmem(blk, src, sizeof(src), shmem_my_pe());
+    }
+    shmem_quiet();
+    shmem_free(blk);
+}
+
+static void c_nelems_overflow(int bad)
+{
+    long *dst = shmem_malloc(8 * sizeof(long));
+    long  src[8] = { 0 };
+    /* A negative count converted to size_t. */
+    shmem_long_put(dst, src, bad ? (size_t)-2 : 8, shmem_my_pe());
+    shmem_quiet();
+    shmem_free(dst);
+}
+
+/* 8 elements at stride 2^20: the span (56 MiB) leaves the heap. */
+static void c_strided_span(int bad)
+{
+    long *dst = shmem_malloc(64 * sizeof(long));
+    long  src[8] = { 0 };
+    shmem_long_iput(dst, src, bad ? (ptrdiff_t)1 << 20 : 8, 1, 8, shmem_my_pe());
+    shmem_quiet();
+    shmem_free(dst);
+}
+
+static void c_amo_nonsymm(int bad)
+{
+    long local = 0;
+    shmem_long_atomic_inc(bad ? &local : &sym_long[0], shmem_my_pe());
+}
+
+static void c_wait_nonsymm(int bad)
+{
+    long local = 1;
+    sym_long[1] = 1;
+    shmem_long_wait_until(bad ? &local : &sym_long[1], SHMEM_CMP_EQ, 1);
+}
+
+static void c_lock_nonsymm(int bad)
+{
+    long local = 0;
+    shmem_set_lock(bad ? &local : &sym_lock);
+    shmem_clear_lock(bad ? &local : &sym_lock);
+}
+
+static void c_signal_overflow(int bad)
+{
+    static uint64_t sig;
+    long           *dst = shmem_malloc(8 * sizeof(long));
+    long            src[8] = { 0 };
+    shmem_long_put_signal(dst, src, bad ? SIZE_MAX / 4 : 8, &sig, 1, SHMEM_SIGNAL_ADD,
+                          shmem_my_pe());
+    shmem_quiet();
+    shmem_free(dst);
+}
+
+static void c_bcast_nonsymm(int bad)
+{
+    long *sdst = shmem_malloc(4 * sizeof(long));
+    long  local[4] = { 0 }, src[4] = { 1, 2, 3, 4 };
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, bad ? local : sdst, src, 4, 0);
+    shmem_free(sdst);
+}
+
+static void c_alltoall_span(int bad)
+{
+    int   n   = shmem_n_pes();
+    long *dst = shmem_malloc(4 * (size_t)n * sizeof(long));
+    long *src = shmem_malloc(4 * (size_t)n * sizeof(long));
+    /* dst stride 2^20 elements runs out of the heap. */
+    shmem_long_alltoalls(SHMEM_TEAM_WORLD, dst, src, bad ? (ptrdiff_t)1 << 20 : 1, 1, 4);
+    shmem_free(src);
+    shmem_free(dst);
+}
+
+/* The active set PE_start 0, stride 1, n_pes + 1 PEs runs past the job. */
+static void c_aset_past_job(int bad)
+{
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) sym_psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_barrier(0, 0, shmem_n_pes() + (bad ? 1 : 0), sym_psync);
+}
+
+static void c_aset_stride(int bad)
+{
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) sym_psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_barrier(0, bad ? 40 : 0, shmem_n_pes(), sym_psync);
+}
+
+/* SHMEM_DEBUG only: pSync does not hold SHMEM_SYNC_VALUE. */
+static void c_psync_dirty(int bad)
+{
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) sym_psync[i] = SHMEM_SYNC_VALUE;
+    if (bad) sym_psync[SHMEM_BARRIER_SYNC_SIZE - 1] = 42;
+    shmem_barrier_all();
+    shmem_barrier(0, 0, shmem_n_pes(), sym_psync);
+}
+
+static void c_team_destroyed(int bad)
+{
+    shmem_team_t t;
+    int          rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &t);
+    CHECK_EQ(rc, 0);
+    if (bad) shmem_team_destroy(t);
+    sink = shmem_team_n_pes(t);
+    if (!bad) shmem_team_destroy(t);
+}
+
+static void c_team_destroyed_coll(int bad)
+{
+    shmem_team_t t;
+    int          rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &t);
+    CHECK_EQ(rc, 0);
+    if (bad) shmem_team_destroy(t);
+    shmem_team_sync(t);
+    if (!bad) shmem_team_destroy(t);
+}
+
+static void c_team_bogus(int bad)
+{
+    shmem_team_t t = bad ? (shmem_team_t)(void *)sym_long : SHMEM_TEAM_WORLD;
+    sink = shmem_team_my_pe(t);
+}
+
+/* translate_pe with a bad pe has a defined answer (-1): no abort. */
+static void c_translate_bad_pe(int bad)
+{
+    (void)bad;
+    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, shmem_n_pes(), SHMEM_TEAM_WORLD), -1);
+    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, -1, SHMEM_TEAM_WORLD), -1);
+    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD), -1);
+}
+
+/* SHMEM_DEBUG only: PE 1 asks for a different size. */
+static void c_malloc_mismatch(int bad)
+{
+    void *p = shmem_malloc(64 + (bad && shmem_my_pe() == 1 ? 8 : 0));
+    shmem_free(p);
+}
+
+static void c_free_not_heap(int bad)
+{
+    void *p = shmem_malloc(64);
+    shmem_free(bad ? (void *)sym_long : p);
+    if (bad) shmem_free(p);
+}
+
+static void c_free_twice(int bad)
+{
+    void *p = shmem_malloc(64);
+    shmem_free(p);
+    if (bad) shmem_free(p);
+}
+
+static void c_free_inside(int bad)
+{
+    char *p = shmem_malloc(64);
+    shmem_free(bad ? p + 16 : p);
+}
+
+static void c_realloc_bad(int bad)
+{
+    char *p = shmem_malloc(64);
+    char *q = shmem_realloc(bad ? p + 8 : p, 128);
+    shmem_free(q);
+}
+
+static const struct {
+    const char *name;
+    case_fn     fn;
+} cases[] = {
+    { "pe_range", c_pe_range },
+    { "ptr_pe", c_ptr_pe },
+    { "team_ptr_pe", c_team_ptr_pe },
+    { "nonsymm_stack", c_nonsymm_stack },
+    { "past_heap", c_past_heap },
+    { "len_past_heap", c_len_past_heap },
+    { "nelems_overflow", c_nelems_overflow },
+    { "strided_span", c_strided_span },
+    { "amo_nonsymm", c_amo_nonsymm },
+    { "wait_nonsymm", c_wait_nonsymm },
+    { "lock_nonsymm", c_lock_nonsymm },
+    { "signal_overflow", c_signal_overflow },
+    { "bcast_nonsymm", c_bcast_nonsymm },
+    { "alltoall_span", c_alltoall_span },
+    { "aset_past_job", c_aset_past_job },
+    { "aset_stride", c_aset_stride },
+    { "psync_dirty", c_psync_dirty },
+    { "team_destroyed", c_team_destroyed },
+    { "team_destroyed_coll", c_team_destroyed_coll },
+    { "team_bogus", c_team_bogus },
+    { "translate_bad_pe", c_translate_bad_pe },
+    { "malloc_mismatch", c_malloc_mismatch },
+    { "free_not_heap", c_free_not_heap },
+    { "free_twice", c_free_twice },
+    { "free_inside", c_free_inside },
+    { "realloc_bad", c_realloc_bad },
+};
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s <case>|ok\n", argv[0]);
+        return 2;
+    }
+    pe_test_init();
+    write_pid();
+    if (strcmp(argv[1], "ok") == 0) {
+        for (size_t i = 0; i < NCASES; i++) {
+            pe_section(cases[i].name);
+            cases[i].fn(0);
+            shmem_barrier_all();
+        }
+        return pe_test_finish();
+    }
+    for (size_t i = 0; i < NCASES; i++) {
+        if (strcmp(argv[1], cases[i].name) == 0) {
+            pe_section(cases[i].name);
+            cases[i].fn(1);
+            shmem_barrier_all();
+            /* Reaching here means the misuse was accepted: the test
+             * fails on this line (and on the success line). */
+            if (shmem_my_pe() == 0) printf("misuse '%s' was accepted\n", argv[1]);
+            return pe_test_finish();
+        }
+    }
+    fprintf(stderr, "debug_checks: unknown case '%s'\n", argv[1]);
+    shmem_finalize();
+    return 2;
+}

@@ -1,0 +1,82 @@
+# Argument checks (issue 6): each misuse in debug_checks.c, run on 2 PEs
+# under oshrun, must end the job with status 1, print a message naming the
+# routine and the argument, print no success line and leave nothing behind.
+# The run and those assertions are test/launch/lib.sh's (run, expect_*),
+# the mechanism of the launcher tests. Always-on checks run with
+# SHMEM_DEBUG=1 and =0; SHMEM_DEBUG-only ones with 1.
+#
+#   ctest --test-dir build -R '^pe\.debugchk\.'
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/UshPeTest.cmake)
+
+# debug_checks.c derives the heap's end from SHMEM_SYMMETRIC_SIZE=4M.
+set(USH_DEBUGCHK_ENV SHMEM_SYMMETRIC_SIZE=4M)
+
+# Controls: every case with correct arguments passes.
+ush_add_pe_test(NAME debug_checks SOURCES debug_checks.c NPES 1 2 TIMEOUT 60 ARGS ok
+                ENV ${USH_DEBUGCHK_ENV} SHMEM_DEBUG=1
+                COMPILE_OPTIONS -Wall -Wextra -Werror)
+ush_add_pe_test(NAME debug_checks_nodebug TARGET pe_debug_checks NPES 1 2 TIMEOUT 60 ARGS ok
+                ENV ${USH_DEBUGCHK_ENV} SHMEM_DEBUG=0)
+
+if(NOT TARGET oshrun OR USH_PE_LAUNCHER)
+    return()
+endif()
+
+# The script after `sh -c`: $0 names the test, $1 lib.sh, $2 the program,
+# $3 the case, $4 the message's regular expression (grep -E, no ';': CMake
+# would split the argument there).
+set(USH_DEBUGCHK_SH [=[
+. "$1"
+run --bind-to none -n 2 "$2" "$3"
+expect_status 1
+expect_grep "$err" "^ushmem: PE [0-9]+: $4"
+expect_no_grep "$out" "all checks passed|was accepted"
+expect_clean
+echo "PASS [$test_name]"
+]=])
+
+# ush_debugchk(<case> <routine: argument regex> <debug values>...)
+function(ush_debugchk name regex)
+    foreach(debug IN LISTS ARGN)
+        set(test pe.debugchk.${name}.debug${debug})
+        add_test(NAME ${test}
+                 COMMAND ${CMAKE_COMMAND} -E env OSHRUN=$<TARGET_FILE:oshrun>
+                         SHMEM_DEBUG=${debug} ${USH_DEBUGCHK_ENV}
+                         sh -c "${USH_DEBUGCHK_SH}" ${test}
+                         ${PROJECT_SOURCE_DIR}/test/launch/lib.sh
+                         $<TARGET_FILE:pe_debug_checks> ${name} "${regex}")
+        set_tests_properties(${test} PROPERTIES TIMEOUT 60 LABELS "pe;debugchk" PROCESSORS 2)
+    endforeach()
+endfunction()
+
+set(hex "0x[0-9a-f]+")
+ush_debugchk(pe_range        "shmem_long_put: pe 2 is out of range: the context's team has 2 PEs" 1 0)
+ush_debugchk(ptr_pe          "shmem_ptr: pe -1 is out of range" 1 0)
+ush_debugchk(team_ptr_pe     "shmem_team_ptr: pe 2 is out of range: the team has 2 PEs" 1 0)
+ush_debugchk(nonsymm_stack
+    "shmem_long_put: dest \\(${hex}, 8 bytes\\) is not symmetric: it lies in no symmetric segment \\(the symmetric heap \\[${hex}, ${hex}\\), the static data \\[${hex}, ${hex}\\)\\)" 1 0)
+ush_debugchk(past_heap
+    "shmem_long_put: dest \\(${hex}, 8 bytes\\) is not symmetric: it is 24 bytes past the end of the symmetric heap \\[" 1 0)
+ush_debugchk(len_past_heap
+    "shmem_putmem: dest \\(${hex}, 4194304 bytes\\) starts in the symmetric heap .* the length \\(nelems" 1 0)
+ush_debugchk(nelems_overflow "shmem_long_put: nelems = [0-9]+ elements of 8 bytes overflows size_t" 1 0)
+ush_debugchk(strided_span    "shmem_long_iput: dest \\(${hex}, [0-9]+ bytes\\) starts in the symmetric heap .* runs [0-9]+ bytes past" 1 0)
+ush_debugchk(amo_nonsymm     "shmem_long_atomic_inc: dest \\(${hex}, 8 bytes\\) is not symmetric" 1 0)
+ush_debugchk(wait_nonsymm    "shmem_long_wait_until: ivars? \\(${hex}, 8 bytes\\) is not symmetric" 1 0)
+ush_debugchk(lock_nonsymm    "shmem_set_lock: lock \\(${hex}, 8 bytes\\) is not symmetric" 1 0)
+ush_debugchk(signal_overflow "shmem_long_put_signal: nelems = [0-9]+ elements of 8 bytes overflows size_t" 1 0)
+ush_debugchk(bcast_nonsymm   "shmem_long_broadcast: dest \\(${hex}, 32 bytes\\) is not symmetric" 1 0)
+ush_debugchk(alltoall_span   "shmem_long_alltoalls: dest \\(${hex}, [0-9]+ bytes\\) starts in the symmetric heap" 1 0)
+ush_debugchk(aset_past_job   "shmem_barrier: invalid active set PE_start=0 logPE_stride=0 PE_size=3" 1 0)
+ush_debugchk(aset_stride     "shmem_barrier: invalid active set PE_start=0 logPE_stride=40 PE_size=2" 1 0)
+ush_debugchk(team_destroyed  "shmem_team_n_pes: team \\(${hex}\\) is a team that was destroyed by shmem_team_destroy" 1 0)
+ush_debugchk(team_destroyed_coll "shmem_team_sync: team \\(${hex}\\) is a team that was destroyed" 1 0)
+ush_debugchk(team_bogus      "shmem_team_my_pe: team \\(${hex}\\) is not a team handle" 1 0)
+ush_debugchk(free_not_heap   "shmem_free: ptr ${hex} is not in the symmetric heap" 1 0)
+ush_debugchk(free_twice      "shmem_free: ptr ${hex} is free heap space: it was already freed" 1 0)
+ush_debugchk(free_inside     "shmem_free: ptr ${hex} is 16 bytes inside a block" 1 0)
+ush_debugchk(realloc_bad     "shmem_realloc: ptr ${hex} is 8 bytes inside a block" 1 0)
+# Costly checks: SHMEM_DEBUG=1 only.
+ush_debugchk(psync_dirty     "shmem_barrier: pSync\\[[0-9]+\\] is 42, not SHMEM_SYNC_VALUE" 1)
+ush_debugchk(malloc_mismatch "shmem_malloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)
