@@ -22,7 +22,8 @@
       "Bytes of symmetric heap per PE (k/m/g/t suffixes). SMA_SYMMETRIC_SIZE is "     \
       "read when this is unset.")                                                     \
     X(debug, DEBUG, BOOL, "0",                                                        \
-      "Checks that cost time (symmetric allocations agree across PEs).")          \
+      "Checks that cost time: every PE allocates the same sizes, pSync holds "        \
+      "SHMEM_SYNC_VALUE on entry. Cheap checks always run.")                          \
     X(info, INFO, BOOL, "0",                                                          \
       "PE 0 prints the library version and every variable with its value at init.")   \
     X(version, VERSION, BOOL, "0",                                                    \
