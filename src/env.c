@@ -43,7 +43,8 @@ static const char *ush_env_expected(ush_env_type_t type)
     case USH_ENV_SIZE:   return "a byte count such as 512M or 2G";
     case USH_ENV_STRING: break;
     }
-    return "a string";
+    /* every STRING variable of the table is a word from a list in its help */
+    return "one of the words its help lists (oshinfo --env)";
 }
 
 static const char *ush_env_skip_space(const char *s)
@@ -213,7 +214,15 @@ static int ush_env_set(ush_env_t *env, const ush_env_desc_t *d, const char *s,
     case USH_ENV_BOOL:   return ush_env_bool(s, field, why, whylen);
     case USH_ENV_INT:    return ush_env_int(s, field, why, whylen);
     case USH_ENV_SIZE:   return ush_env_size(s, field, why, whylen);
-    case USH_ENV_STRING: *(const char **)field = s; return 0;
+    case USH_ENV_STRING:
+        /* An empty value is a mistake (VAR= in a script), not a request for
+         * the default; the word's own validity is checked by its user. */
+        if (*ush_env_skip_space(s) == '\0') {
+            snprintf(why, whylen, "empty value");
+            return -1;
+        }
+        *(const char **)field = s;
+        return 0;
     }
     snprintf(why, whylen, "unknown type");
     return -1;

@@ -12,6 +12,7 @@
 #include "transport/ush_tp.h"
 
 #include <hwloc.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,65 @@ static int ush_decide_progress_thread(void)
         ush_fatal("shmem_init", "SHMEM_PROGRESS_THREAD=%s: expected auto, on or off", mode);
     }
     return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
+}
+
+/* Edit distance (insertions, deletions, substitutions) of two short
+ * names; names longer than the buffer count as far from everything. */
+static int ush_env_distance(const char *a, size_t la, const char *b)
+{
+    enum { MAXLEN = 63 };
+    int    row[MAXLEN + 1];
+    size_t lb = strlen(b);
+
+    if (la > MAXLEN || lb > MAXLEN) return INT_MAX;
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0]   = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up   = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag   = up;
+        }
+    }
+    return row[lb];
+}
+
+/* A misspelt variable (SHMEM_SYMETRIC_SIZE) would otherwise leave its
+ * default in force without a word. Only near misses of our own names are
+ * reported: other SHMEM_* variables may belong to another library or to
+ * the launcher (SHMEM_LAUNCHER), and must not be called errors. PE 0 only,
+ * so a job prints each warning once. */
+static void ush_env_warn_typos(void)
+{
+    extern char **environ;
+    if (ush_g.my_pe != 0 || environ == NULL) return;
+    for (char **e = environ; *e != NULL; e++) {
+        if (strncmp(*e, "SHMEM_", 6) != 0) continue;
+        const char *name = *e + 6;
+        const char *eq   = strchr(name, '=');
+        size_t      len  = eq != NULL ? (size_t)(eq - name) : strlen(name);
+        const char *best = NULL;
+        int         bestd = INT_MAX;
+        for (size_t i = 0; i < ush_env_count(); i++) {
+            ush_env_row_t row;
+            ush_env_row(i, &row, NULL);
+            int d = ush_env_distance(name, len, row.name);
+            if (d < bestd) {
+                bestd = d;
+                best  = row.name;
+            }
+        }
+        /* 0 is our own variable; up to 2 edits (and less than a third of
+         * the name) is a typo rather than another library's variable */
+        if (bestd > 0 && bestd <= 2 && (size_t)bestd * 3 < len) {
+            ush_warn("shmem_init", "SHMEM_%.*s is not a variable ushmem reads (its value is "
+                     "ignored); did you mean SHMEM_%s?", (int)len, name, best);
+        }
+    }
 }
 
 static void ush_print_info(void)
@@ -148,6 +208,12 @@ static void ush_init(int requested)
     if (ush_env_load(&ush_g.env, err, sizeof(err))) {
         ush_fatal("shmem_init", "%s", err);
     }
+    ush_env_warn_typos();
+    /* Everything a bad environment can stop the job for is checked before
+     * UCX exists: a PE killed because its peer stopped first cannot remove
+     * UCX's /dev/shm files. */
+    ush_coll_select_init();
+    ush_symm_check_limits();
     ush_g.yield      = ush_decide_yield();
     ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;
     ush_tp_yield     = ush_g.yield_late;
@@ -168,7 +234,6 @@ static void ush_init(int requested)
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
-
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
     static int atexit_done;

@@ -26,6 +26,12 @@ typedef struct {
  * accepts. */
 #define USH_SYMM_MAX_ALIGN ((size_t)2 << 20)
 
+/* Stops the job (ush_fatal) when this node cannot back SHMEM_SYMMETRIC_SIZE
+ * for each of its PEs (memory and swap; /dev/shm when UCX must use it).
+ * Called before the transport exists, so a refusal leaves no UCX segment
+ * behind. (ush_symm_init itself is declared in ush.h.) */
+void ush_symm_check_limits(void);
+
 extern ush_seg_t ush_seg[USH_SEG_COUNT];
 
 /* Which segment holds [addr, addr+len): two range compares, no search.

@@ -12,10 +12,12 @@
  */
 #include "ush_tp_impl.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <unistd.h>
 
 /* What was shared, per segment: the program keeps running on the memfd
@@ -123,4 +125,28 @@ void ush_tp_share_detach_all(void)
     /* Our own static data stays on its memfd, and so does the descriptor
      * peers open it through: the program still runs on it, and a later
      * shmem_init shares it again. */
+}
+
+/* UCX creates its System V segments (the heap, and each worker's receive
+ * FIFO) with mode 0660, fixed in its source, and the shmid is all a member
+ * of the job's group needs to attach one. Take the group's access away
+ * from every segment this process created: peers of the job run as the
+ * same user. Linux only (SHM_STAT walks the kernel's table); SysV IPC
+ * ignores the umask, so there is no way to ask for 0600 up front. */
+void ush_tp_private_sysv(void)
+{
+    struct shm_info info;
+    int             max = shmctl(0, SHM_INFO, (struct shmid_ds *)&info);
+    pid_t           me  = getpid();
+
+    for (int i = 0; i <= max; i++) {
+        struct shmid_ds ds;
+        int             id = shmctl(i, SHM_STAT, &ds);
+        if (id < 0 || ds.shm_cpid != me || (ds.shm_perm.mode & 077) == 0) continue;
+        ds.shm_perm.mode &= ~077u;
+        if (shmctl(id, IPC_SET, &ds) != 0) {
+            fprintf(stderr, "ushmem: PE %d: cannot make System V segment %d private (mode %o): %s\n",
+                    ush_tp_job.rank, id, ds.shm_perm.mode, strerror(errno));
+        }
+    }
 }

@@ -100,6 +100,7 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
     };
     ucs_status_t st = ucp_worker_create(ush_tp.context, &wparams, worker_out);
     USH_TP_UCX_CHECK("ucp_worker_create", st);
+    ush_tp_private_sysv(); /* its receive FIFOs */
 
     /* A UCX built without thread support gives less than MULTI: believe
      * what it reports, not what was asked. */
@@ -158,6 +159,7 @@ ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base
     };
     ush_tp_status_t st = ush_tp_seg_map(seg, &mp);
     if (st != USH_TP_OK) return st;
+    ush_tp_private_sysv();
     /* The segment is the aligned part; the rkey covers the whole mapping. */
     uintptr_t base = ((uintptr_t)ush_tp.seg_base[seg] + align - 1) & ~(uintptr_t)(align - 1);
     ush_tp.seg_base[seg] = (void *)base;

@@ -108,6 +108,10 @@ ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thr
 /* Close c's endpoints with a flush and destroy its worker. */
 void            ush_tp_ctx_fini(ush_tp_ctx_t *c);
 
+/* Take group and world access away from every System V segment this
+ * process created (UCX makes them 0660 and ignores the umask). */
+void ush_tp_private_sysv(void);
+
 /* Map node-local peer pe's shared segment seg; NULL when it cannot be. */
 char *ush_tp_share_attach(int pe, int seg);
 void  ush_tp_share_detach_all(void);
