@@ -4,6 +4,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_fault.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
@@ -155,14 +156,25 @@ static void ush_print_info(void)
     fflush(stdout);
 }
 
-static void ush_atexit(void)
+static void ush_atexit(int code, void *arg)
 {
-    /* A program that returns from main without shmem_finalize still
-     * leaves the job in order. PMIx stays up from the first shmem_init to
-     * exit, so the library can be initialised again after a finalize. */
+    (void)arg;
+    /* A program that returns from main without shmem_finalize is
+     * finalized here (collective). If the other PEs do not follow within
+     * a moment, this PE left early and they would wait for it for ever:
+     * the watchdog ends the job, saying why (fault.c). PMIx stays up from
+     * the first shmem_init to exit, so the library can be initialised
+     * again after a finalize. */
     if (ush_g.initialized) {
+        if (ush_g.n_pes > 1) {
+            /* a PMIx fence first: the finalize barrier would match a user
+             * barrier the others are waiting in */
+            ush_fault_exit_watchdog(code);
+            (void)ush_tp_exit_fence(!ush_g.progress_thread);
+        }
         ush_g.init_count = 1;
         pshmem_finalize();
+        ush_fault_exit_watchdog_done();
     }
     ush_tp_bootstrap_finalize();
 }
@@ -236,9 +248,10 @@ static void ush_init(int requested)
     ush_team_init();
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
+    ush_fault_init();
     static int atexit_done;
     if (!atexit_done) {
-        atexit(ush_atexit);
+        on_exit(ush_atexit, NULL); /* the exit status goes into the report */
         atexit_done = 1;
     }
     ush_print_info();
@@ -277,6 +290,7 @@ USH_API(void, shmem_finalize)(void)
     ush_ctx_destroy_all();
     ush_barrier_all();
     ush_g.initialized = 0;
+    ush_fault_fini();
     ush_tp_progress_thread_stop();
     ush_symm_fini();
     ush_tp_finalize();
@@ -286,7 +300,7 @@ USH_API(void, shmem_global_exit)(int status)
 {
     fflush(stdout);
     fflush(stderr);
-    ush_tp_abort(status, NULL);
+    ush_tp_abort(status, ush_fault_global_exit_msg(status));
 }
 
 USH_API(void, start_pes)(int npes)

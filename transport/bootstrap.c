@@ -183,6 +183,19 @@ void ush_tp_abort(int status, const char *msg)
     _exit(status);
 }
 
+void ush_tp_abort_from_signal(int status, const char *msg)
+{
+    /* PMIx_Abort is not async-signal-safe (it messages the server and
+     * waits for its answer); srun only ends a job quickly when asked this
+     * way (a PE's death alone takes it over a second). If the client
+     * cannot answer, the alarm still ends the PE. */
+    if (ush_tp_pmix_up) {
+        alarm(2);
+        PMIx_Abort(status, msg, NULL, 0);
+        alarm(0);
+    }
+}
+
 void ush_tp_bootstrap_finalize(void)
 {
     if (ush_tp_pmix_up) {

@@ -4,6 +4,7 @@
 #include "ush_tp_impl.h"
 
 #include <stdarg.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,19 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
 static void ush_tp_progress_worker(void *worker)
 {
     ucp_worker_progress(worker);
+}
+
+static void ush_tp_progress_none(void *worker)
+{
+    (void)worker;
+    sched_yield(); /* the progress thread serves the peers */
+}
+
+ush_tp_status_t ush_tp_exit_fence(int progress)
+{
+    return ush_tp_bootstrap_fence_progress(progress ? ush_tp_progress_worker
+                                                    : ush_tp_progress_none,
+                                           ush_tp_ctx_default->worker);
 }
 
 void ush_tp_ctx_fini(ush_tp_ctx_t *c)

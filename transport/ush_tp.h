@@ -42,6 +42,12 @@ typedef struct ush_tp_ctx ush_tp_ctx_t;
 /* -- bootstrap (PMIx) ------------------------------------------------------ */
 ush_tp_status_t ush_tp_bootstrap_init(void);
 void            ush_tp_abort(int status, const char *msg) __attribute__((noreturn));
+/* From a fatal-signal handler: ask the launcher to end the job (PMIx_Abort)
+ * and return, so the caller can die of its signal. No stdio. */
+void            ush_tp_abort_from_signal(int status, const char *msg);
+/* A PMIx fence of the whole job at exit, which no user barrier can match;
+ * progress: drive the default worker meanwhile (no progress thread). */
+ush_tp_status_t ush_tp_exit_fence(int progress);
 void            ush_tp_bootstrap_finalize(void);
 
 /* -- UCX ------------------------------------------------------------------- */

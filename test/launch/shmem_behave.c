@@ -10,6 +10,15 @@
  *                                         others are blocked in a barrier
  *   shmem_behave exit-after-finalize RANK CODE
  *          all finalize, then PE RANK returns CODE
+ *   shmem_behave fault KIND RANK STATUS barrier|compute
+ *          PE RANK faults while the others wait in shmem_barrier_all or
+ *          compute without calling the library; KIND is segv, abort,
+ *          exit-early (exit(STATUS) without shmem_finalize), global-exit
+ *          (shmem_global_exit(STATUS)) or hang (sleeps for ever: only the
+ *          launcher's time limit ends the job). Just before the fault it
+ *          writes CLOCK_MONOTONIC in ns to LAUNCH_TEST_PIDDIR/fault.time.
+ *   shmem_behave clock                    print CLOCK_MONOTONIC in ns (no
+ *                                         shmem_init): the scripts' clock
  *
  * LAUNCH_TEST_PIDDIR=dir: each PE writes dir/pe.RANK.pid, and dir/ready.RANK.pid
  * just before it blocks.
@@ -45,12 +54,79 @@ static void nap_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+static long long mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The moment of the fault, for the scripts' "job ended within" bound. */
+static void write_fault_time(void)
+{
+    const char *dir = getenv("LAUNCH_TEST_PIDDIR");
+    char        path[4096];
+    FILE       *f;
+
+    if (dir == NULL) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/fault.time", dir);
+    if ((f = fopen(path, "w")) != NULL) {
+        fprintf(f, "%lld\n", mono_ns());
+        fclose(f);
+    }
+}
+
+static volatile unsigned long sink;
+
+static int fault(int argc, char **argv)
+{
+    const char *kind = argv[2], *wait = argv[5];
+    int         rank = atoi(argv[3]), status = atoi(argv[4]);
+
+    if (argc <= 5 || (strcmp(wait, "barrier") && strcmp(wait, "compute"))) {
+        fprintf(stderr, "shmem_behave: fault KIND RANK STATUS barrier|compute\n");
+        return 99;
+    }
+    if (me == rank) {
+        nap_ms(300);   /* let the others start waiting first */
+        write_fault_time();
+        if (!strcmp(kind, "segv")) {
+            volatile int *p = NULL;
+            *p = 1;
+        } else if (!strcmp(kind, "abort")) {
+            abort();
+        } else if (!strcmp(kind, "exit-early")) {
+            exit(status);
+        } else if (!strcmp(kind, "global-exit")) {
+            shmem_global_exit(status);
+        } else if (!strcmp(kind, "hang")) {
+            for (;;) pause();
+        }
+        fprintf(stderr, "shmem_behave: unknown fault '%s'\n", kind);
+        return 99;
+    }
+    write_pid("ready");
+    if (!strcmp(wait, "barrier")) {
+        shmem_barrier_all();   /* never completes: one PE is absent */
+    } else {
+        for (unsigned long i = 0;; i++) sink += i;   /* no library call */
+    }
+    fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
+    return 90;
+}
+
 static long never_set;   /* symmetric (static data); nobody writes it */
 
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
 
+    if (strcmp(mode, "clock") == 0) {
+        printf("%lld\n", mono_ns());
+        return 0;
+    }
     shmem_init();
     me = shmem_my_pe();
     int npes = shmem_n_pes();
@@ -85,6 +161,9 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         fprintf(stderr, "PE %d: returned from a barrier that cannot end\n", me);
         return 90;
+    }
+    if (strcmp(mode, "fault") == 0 && argc > 5) {
+        return fault(argc, argv);
     }
     if (strcmp(mode, "exit-after-finalize") == 0 && argc > 3) {
         shmem_finalize();
