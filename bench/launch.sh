@@ -20,6 +20,7 @@ export LC_ALL=C
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
+BENCH_NAME=launch.sh
 
 PREFIX=${PREFIX:-}
 OSHRUN=""
@@ -155,7 +156,7 @@ OSHRUN=$(abspath "$OSHRUN")
 EXE=$(abspath "$EXE")
 
 # Command lines, as arrays so paths with spaces survive; the *_ARGS are
-# split on blanks on purpose: they are lists of options. run_once reaches
+# split on blanks on purpose: they are lists of options. run_launcher reaches
 # them by name (CMD_<launcher>), which shellcheck cannot see.
 # shellcheck disable=SC2034
 CMD_oshrun=("$OSHRUN" -n "$NP" "$EXE")
@@ -166,42 +167,19 @@ CMD_srun=(srun $SRUN_ARGS -n "$NP" "$EXE")
 
 # ---------------------------------------------------------------- runs
 FAILED=0
-# run_once LAUNCHER TAG: one job, timed; appends its time in ms to
-# times-LAUNCHER (correct runs) or a line to fails-LAUNCHER.
-run_once() {
-    local l=$1 tag=$2 t0 t1 rc log
-    local -n cmd=CMD_$l
-    log=$WORKDIR/run-$l-$tag.log
-    t0=$(now_us)
-    # -k: a launcher that ignores SIGTERM is killed outright.
-    (cd "$WORKDIR" && exec timeout -k 5 "$RUN_TIMEOUT" "${cmd[@]}") </dev/null >"$log" 2>&1
-    rc=$?
-    t1=$(now_us)
-    if [ "$rc" -eq 0 ] && hello_ok "$NP" "$log"; then
-        [ "$tag" = warmup ] ||
-            awk -v us=$((t1 - t0)) 'BEGIN { printf "%.3f\n", us / 1000 }' >>"$WORKDIR/times-$l"
-        return 0
-    fi
-    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-        echo "launch.sh: $l run $tag: killed after ${RUN_TIMEOUT}s" >&2
-    else
-        echo "launch.sh: $l run $tag: exit status $rc, or not one hello line per PE; its output:" >&2
-    fi
-    tail -n 20 "$log" | sed 's/^/    /' >&2
-    if [ "$tag" != warmup ]; then
-        echo x >>"$WORKDIR/fails-$l"
-        FAILED=1
-    fi
-    return 1
+# run_once LAUNCHER TAG: lib.sh's run_once with the launcher's command.
+run_launcher() {
+    local -n cmd=CMD_$1
+    run_once "$1" "$2" "${cmd[@]}"
 }
 
 for l in $LAUNCHERS; do : >"$WORKDIR/times-$l"; : >"$WORKDIR/fails-$l"; done
 if [ "$WARMUP" = 1 ]; then
     # Not timed: the first start pays for reading libraries from disk.
-    for l in $LAUNCHERS; do run_once "$l" warmup; done
+    for l in $LAUNCHERS; do run_launcher "$l" warmup; done
 fi
 for i in $(seq 1 "$RUNS"); do
-    for l in $LAUNCHERS; do run_once "$l" "$i"; done
+    for l in $LAUNCHERS; do run_launcher "$l" "$i"; done
 done
 
 # ---------------------------------------------------------------- report

@@ -114,3 +114,32 @@ bench_self_test() {
     echo "self-test: all checks passed"
     return 0
 }
+
+# run_once LABEL TAG CMD...: one job, timed (in WORKDIR, killed after
+# RUN_TIMEOUT s; BENCH_NAME prefixes its messages); appends its time in ms to
+# times-LABEL (correct runs) and counts failures in fails-LABEL.
+run_once() {
+    local label=$1 tag=$2 t0 t1 rc log
+    shift 2
+    log=$WORKDIR/run-$label-$tag.log
+    t0=$(now_us)
+    # -k: a launcher that ignores SIGTERM is killed outright; either way the
+    # run counts as failed.
+    (cd "$WORKDIR" && exec timeout -k 5 "$RUN_TIMEOUT" "$@") </dev/null >"$log" 2>&1
+    rc=$?
+    t1=$(now_us)
+    if [ "$rc" -eq 0 ] && hello_ok "$NP" "$log"; then
+        [ "$tag" = warmup ] ||
+            awk -v us=$((t1 - t0)) 'BEGIN { printf "%.3f\n", us / 1000 }' >>"$WORKDIR/times-$label"
+        return 0
+    fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "$BENCH_NAME: $label run $tag: killed after ${RUN_TIMEOUT}s" >&2
+    else
+        echo "$BENCH_NAME: $label run $tag: exit status $rc, or not one hello line per PE; its output:" >&2
+    fi
+    sed 's/^/    /' "$log" | tail -n 20 >&2
+    [ "$tag" = warmup ] || echo x >>"$WORKDIR/fails-$label"
+    [ "$tag" = warmup ] || FAILED=1
+    return 1
+}

@@ -80,6 +80,7 @@ die() {
 # median, min_max, ratio, hello_ok, now_us and bench_self_test.
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
+BENCH_NAME=startup.sh
 
 # ---------------------------------------------------------------- options
 while [ $# -gt 0 ]; do
@@ -179,33 +180,6 @@ USH_CMD=("$USH_OSHRUN" -n "$NP" ${USH_EXE:+"$USH_EXE"})
 
 # ---------------------------------------------------------------- runs
 FAILED=0
-# run_once LABEL TAG CMD...: one job, timed; appends its time in ms to
-# times-LABEL (correct runs) and counts failures in fails-LABEL.
-run_once() {
-    local label=$1 tag=$2 t0 t1 rc log
-    shift 2
-    log=$WORKDIR/run-$label-$tag.log
-    t0=$(now_us)
-    # -k: a launcher that ignores SIGTERM is killed outright; either way the
-    # run counts as failed.
-    (cd "$WORKDIR" && exec timeout -k 5 "$RUN_TIMEOUT" "$@") >"$log" 2>&1
-    rc=$?
-    t1=$(now_us)
-    if [ "$rc" -eq 0 ] && hello_ok "$NP" "$log"; then
-        [ "$tag" = warmup ] ||
-            awk -v us=$((t1 - t0)) 'BEGIN { printf "%.3f\n", us / 1000 }' >>"$WORKDIR/times-$label"
-        return 0
-    fi
-    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-        echo "startup.sh: $label run $tag: killed after ${RUN_TIMEOUT}s" >&2
-    else
-        echo "startup.sh: $label run $tag: exit status $rc, or not one hello line per PE; its output:" >&2
-    fi
-    sed 's/^/    /' "$log" | tail -n 20 >&2
-    [ "$tag" = warmup ] || echo x >>"$WORKDIR/fails-$label"
-    [ "$tag" = warmup ] || FAILED=1
-    return 1
-}
 
 rm -f "$WORKDIR"/times-* "$WORKDIR"/fails-*
 : >"$WORKDIR/times-ushmem"; : >"$WORKDIR/times-ompi"

@@ -32,6 +32,16 @@ nodes_up() {
     echo "$n"
 }
 
+# every netns node with NP/nodes slots, for --host
+netns_hosts() {
+    local nn i hosts=
+    nn=$(nodes_up)
+    for ((i = 0; i < nn; i++)); do
+        hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$((np / nn))
+    done
+    echo "$hosts"
+}
+
 # -x for every variable of ours that is set, for mpirun
 mpirun_exports() {
     local v
@@ -57,11 +67,7 @@ case $launch in
         ;;
     mpirun-netns)
         cl_require netns mpirun
-        nn=$(nodes_up)
-        hosts=
-        for ((i = 0; i < nn; i++)); do
-            hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$((np / nn))
-        done
+        hosts=$(netns_hosts)
         export PE_TEST_WATCHDOG=$watchdog
         mapfile -t exports < <(mpirun_exports)
         # every node sees the same cores: binding would pin one PE per node
@@ -81,11 +87,7 @@ case $launch in
         ;;
     oshrun-mpirun)
         cl_require netns mpirun
-        nn=$(nodes_up)
-        hosts=
-        for ((i = 0; i < nn; i++)); do
-            hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$((np / nn))
-        done
+        hosts=$(netns_hosts)
         # oshrun forwards PE_TEST_WATCHDOG (-x) and the SHMEM_/UCX_ variables
         # itself, and passes --mca on to mpirun.
         cmd=("$USH_OSHRUN" --verbose -n "$np" --host "$hosts" --bind-to none
