@@ -204,7 +204,18 @@ static void ush_run_build_srun(const ush_run_opts_t *opts, const char *path, cha
     }
 }
 
-/* mpirun [--allow-run-as-root] --oversubscribe -np N [--hostfile F] [--host H]
+/* Whether the user set MCA parameter name, with --mca or in the environment. */
+static int ush_run_mca_given(const ush_run_opts_t *opts, const char *name)
+{
+    char env[128];
+    for (int i = 0; i < opts->nmcas; i++) {
+        if (!strcmp(opts->mcas[2 * i], name)) return 1;
+    }
+    snprintf(env, sizeof(env), "OMPI_MCA_%s", name);
+    return getenv(env) != NULL;
+}
+
+/* mpirun [--allow-run-as-root] --oversubscribe [--mca odls_base_sigkill_timeout 0] -np N [--hostfile F] [--host H]
  * [--bind-to B] [--report-bindings] [--tag-output] [--mca K V]... [-x VAR]...
  * program args... mpirun does not carry the environment to other nodes, so
  * every -x and every SHMEM_*, UCX_* and OMPI_MCA_* variable set here is
@@ -223,6 +234,14 @@ static void ush_run_build_mpirun(const ush_run_opts_t *opts, const char *path, c
         ush_run_argv_add(a, "--allow-run-as-root");
     }
     ush_run_argv_add(a, "--oversubscribe");
+    if (!ush_run_mca_given(opts, "odls_base_sigkill_timeout")) {
+        /* Open MPI waits this long (1 s) after its SIGTERM before ending a
+         * failed job, even when every PE is already gone: 0 ends it at once,
+         * so a dying PE ends the job within a second. */
+        ush_run_argv_add(a, "--mca");
+        ush_run_argv_add(a, "odls_base_sigkill_timeout");
+        ush_run_argv_add(a, "0");
+    }
     ush_run_argv_add(a, "-np");
     ush_run_argv_add(a, npes);
     if (opts->hostfile) {

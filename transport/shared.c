@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What was shared, per segment: the program keeps running on the memfd
@@ -71,6 +72,8 @@ ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
 
     int fd = memfd_create("ushmem-static", MFD_CLOEXEC);
     if (fd < 0) goto err;
+    /* memfds start at 0777; peers of the job open it as the same user. */
+    if (fchmod(fd, 0600) != 0) goto err_close;
     if (ftruncate(fd, (off_t)len) != 0) goto err_close;
     copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (copy == MAP_FAILED) goto err_close;

@@ -111,12 +111,12 @@ expect_argv srun --mpi=pmix -n 2 --cpu-bind=none prog
 echo "localhost slots=2" >"$scratch/hosts"
 hrun_osh -- -n 4 --hostfile "$scratch/hosts" ./prog "$weird1" "$weird5" "$weird3"
 expect_status 0
-expect_argv mpirun $root_opt --oversubscribe -np 4 --hostfile "$scratch/hosts" ./prog \
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 4 --hostfile "$scratch/hosts" ./prog \
     "$weird1" "$weird5" "$weird3"
 hrun_osh -- -n 2 --host node0,node1 prog
-expect_argv mpirun $root_opt --oversubscribe -np 2 --host node0,node1 prog
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 2 --host node0,node1 prog
 hrun_osh SLURM_JOB_ID=42 -- -n 2 -H node0:2 prog
-expect_argv mpirun $root_opt --oversubscribe -np 2 --host node0:2 prog
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 2 --host node0:2 prog
 
 # mpirun: options mapped, -x as given, and every SHMEM_*, UCX_*, OMPI_MCA_*
 # variable named (the order of those follows the environment: sorted here)
@@ -127,7 +127,7 @@ hrun_osh SHMEM_SYMMETRIC_SIZE=64m UCX_TLS=tcp OMPI_MCA_btl=self,tcp FOO=1 \
     -x FOO -x "BAR=a b" -x UCX_TLS prog "$weird2"
 expect_status 0
 { echo "fake mpirun"
-  for w in $root_opt --oversubscribe -np 6 --host a,b,c --bind-to core --report-bindings \
+  for w in $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 6 --host a,b,c --bind-to core --report-bindings \
            --tag-output --mca plm_rsh_agent; do printf 'arg <%s>\n' "$w"; done
   printf 'arg <%s>\n' "/x/my agent" --mca btl_tcp_if_include 10.0.0.0/24 -x FOO -x "BAR=a b" \
       -x UCX_TLS
@@ -187,7 +187,7 @@ expect_status 0
 hrun_osh -- --launcher srun -n 2 prog
 expect_argv srun --mpi=pmix -n 2 prog
 hrun_osh SLURM_JOB_ID=42 -- --launcher=mpirun -n 2 prog
-expect_argv mpirun $root_opt --oversubscribe -np 2 prog
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 2 prog
 hrun_osh -- --launcher auto -n 1 "$pe" env SHMEM_LAUNCHER
 expect_grep "$out" "^SHMEM_LAUNCHER=oshrun$"
 hrun_osh -- --launcher srun --host a prog
@@ -217,7 +217,7 @@ expect_grep "$err" "^oshrun: launcher: embedded \(inside Slurm job 42, but no sr
 hrun_osh SLURM_JOB_ID=42 USHMEM_SRUN="$fakebin/srun" -- -n 2 prog
 expect_argv srun --mpi=pmix -n 2 prog
 hrun_osh USHMEM_MPIRUN="$fakebin/mpirun" -- -n 2 -H a prog
-expect_argv mpirun $root_opt --oversubscribe -np 2 --host a prog
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 -np 2 --host a prog
 hrun_osh SLURM_JOB_ID=42 USHMEM_SRUN=/nonexistent/srun -- -n 2 prog
 expect_status 127
 expect_grep "$err" "USHMEM_SRUN=/nonexistent/srun: No such file or directory"
