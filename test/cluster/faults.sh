@@ -110,7 +110,7 @@ for fault in segv abort exit-early global-exit; do
         st=$?
         # Slurm 22.05's PMIx plugin sometimes cannot start the step right
         # after an aborted one; no PE ran, so nothing was tested: again.
-        grep -q "task .* launch failed" "$work/out" || break
+        cl_slurm_launch_failed "$work/out" || break
         cl_say "$launch $fault: Slurm could not launch the step (attempt $attempt); retrying"
         sleep 2
         rm -f "$work/fault.time"

@@ -100,5 +100,17 @@ case $launch in
         ;;
 esac
 
-exec cmake -DNP="$np" -DDEADLINE="$deadline" -DWATCHDOG="$watchdog" \
-    -P "$USH_PE_RUNNER" -- "${cmd[@]}" "$@"
+# Slurm 22.05's PMIx plugin now and then fails to start a step launched
+# right after another ("task N launch failed"): no PE ran, nothing was
+# tested, so launch again (cl_slurm_launch_failed).
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
+for attempt in 1 2 3; do
+    cmake -DNP="$np" -DDEADLINE="$deadline" -DWATCHDOG="$watchdog" \
+        -P "$USH_PE_RUNNER" -- "${cmd[@]}" "$@" 2>&1 | tee "$out"
+    st=${PIPESTATUS[0]}
+    [ "$st" -ne 0 ] && cl_slurm_launch_failed "$out" || exit "$st"
+    cl_say "$launch: Slurm could not launch the step (attempt $attempt); retrying"
+    sleep 2
+done
+exit "$st"
