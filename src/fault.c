@@ -27,7 +27,7 @@ static int ush_fault_under_oshrun(void)
     return l != NULL && strcmp(l, "oshrun") == 0;
 }
 
-static volatile int ush_fault_exit_done;
+static int          ush_fault_exit_done; /* atomic: set by the exiting thread */
 static int          ush_fault_exit_code;
 
 static void *ush_fault_exit_timer(void *arg)
@@ -39,7 +39,7 @@ static void *ush_fault_exit_timer(void *arg)
 
     (void)arg;
     nanosleep(&ts, NULL);
-    if (ush_fault_exit_done) return NULL;
+    if (__atomic_load_n(&ush_fault_exit_done, __ATOMIC_ACQUIRE)) return NULL;
     snprintf(msg, sizeof(msg),
              "ushmem: PE %d exited (status %d) without calling shmem_finalize; call it on "
              "every PE before exiting",
@@ -56,7 +56,7 @@ void ush_fault_exit_watchdog(int code)
     pthread_t tid;
 
     ush_fault_exit_code = code;
-    ush_fault_exit_done = 0;
+    __atomic_store_n(&ush_fault_exit_done, 0, __ATOMIC_RELEASE);
     if (pthread_create(&tid, NULL, ush_fault_exit_timer, NULL) == 0) {
         pthread_detach(tid);
     }
@@ -64,7 +64,7 @@ void ush_fault_exit_watchdog(int code)
 
 void ush_fault_exit_watchdog_done(void)
 {
-    ush_fault_exit_done = 1;
+    __atomic_store_n(&ush_fault_exit_done, 1, __ATOMIC_RELEASE);
 }
 
 const char *ush_fault_global_exit_msg(int status)
