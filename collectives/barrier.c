@@ -33,9 +33,7 @@ void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int to = ush_coll_pe(set, (me + dist) % n);
         ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
-        while (__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) < s) {
-            ush_wait_step();
-        }
+        USH_WAIT_UNTIL(__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) >= s);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

@@ -1,11 +1,13 @@
 /*
  * Broadcast: binomial tree, pipelined chain, linear.
  *
- * Members are renumbered relative to the root (v = 0 is the root). Each
- * receiver first tells its sender it is ready (it is in this call, so its
- * dest may be overwritten), then waits for the data flag. Data goes
- * straight into the receivers' dest; the root sends from src and its own
- * dest is left alone.
+ * Members are renumbered relative to the root (v = 0 is the root). Up to
+ * USH_COLL_WORDS_MAX bytes, the data travels in the receivers' sync words
+ * (ush_coll_send_words) and each receiver copies it into its dest. Larger
+ * data goes straight into the receivers' dest: each receiver first tells
+ * its sender it is ready (it is in this call, so its dest may be
+ * overwritten), then waits for the data flag. The root sends from src and
+ * its own dest is left alone.
  */
 #include "coll_sync.h"
 
@@ -26,12 +28,17 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
     int         n    = s->set.size;
     int         v    = (s->set.me - root + n) % n;
     const void *from = v == 0 ? src : dest;
+    int         small = bytes <= USH_COLL_WORDS_MAX;
     int         top;
 
     if (v != 0) {
         int r = __builtin_ctz((unsigned)v);
-        ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
-        ush_coll_wait(s, USH_W_DATA + r);
+        if (small) {
+            ush_coll_recv_words(s, USH_W_VAL, dest, bytes, USH_W_DATA + r);
+        } else {
+            ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
+            ush_coll_wait(s, USH_W_DATA + r);
+        }
         top = r;
     } else {
         top = ush_coll_log2ceil(n);
@@ -40,6 +47,10 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
         int c = v + (1 << q);
         if (c >= n) continue;
         int child = member_of(s, c, root);
+        if (small) {
+            ush_coll_send_words(s, USH_W_VAL, from, bytes, USH_W_DATA + q, child);
+            continue;
+        }
         ush_coll_wait(s, USH_W_READY + q);
         ush_coll_put(s, dest, from, bytes, child);
         ush_coll_fence();
@@ -71,12 +82,23 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
-/* The root puts to everyone once all have counted themselves in. */
+/* The root sends to everyone: small data at once, larger once all have
+ * counted themselves in. */
 static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                          int root)
 {
     int n = s->set.size, me = s->set.me;
 
+    if (bytes <= USH_COLL_WORDS_MAX) {
+        if (me != root) {
+            ush_coll_recv_words(s, USH_W_VAL, dest, bytes, USH_W_DATA);
+            return;
+        }
+        for (int k = 1; k < n; k++) {
+            ush_coll_send_words(s, USH_W_VAL, src, bytes, USH_W_DATA, (me + k) % n);
+        }
+        return;
+    }
     if (me != root) {
         ush_coll_count(s, USH_W_CNT_READY, root);
         ush_coll_wait(s, USH_W_DATA);

@@ -65,7 +65,7 @@ static inline void ush_coll_signal(const ush_coll_sync_t *s, int word, int membe
  * receives is matched by exactly one wait). */
 static inline void ush_coll_wait(const ush_coll_sync_t *s, int word)
 {
-    while (__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) < 1) ush_wait_step();
+    USH_WAIT_UNTIL(__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) >= 1);
     ush_coll_amo_self(s, word, (uint64_t)-1);
 }
 
@@ -81,7 +81,7 @@ static inline void ush_coll_count(const ush_coll_sync_t *s, int word, int member
  * the next call survives). */
 static inline void ush_coll_wait_count(const ush_coll_sync_t *s, int word, uint64_t n)
 {
-    while (__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) < n) ush_wait_step();
+    USH_WAIT_UNTIL(__atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE) >= n);
     ush_coll_amo_self(s, word, (uint64_t)0 - n);
 }
 
@@ -105,6 +105,37 @@ static inline void ush_coll_put(const ush_coll_sync_t *s, void *dest, const void
 static inline void ush_coll_fence(void)
 {
     ush_fence(SHMEM_CTX_DEFAULT);
+}
+
+/* Small payloads travel in the receiver's sync words (USH_W_VAL onwards)
+ * instead of its dest or scratch: nothing the program owns is written
+ * before its owner enters the call, and the sender needs no "ready" round
+ * trip. The sender only waits until the receiver has taken the previous
+ * payload sent under the same flag (the flag's count is back to 0): one
+ * load on a mapped peer, and usually already true. */
+#define USH_COLL_WORDS_MAX (32 * sizeof(uint64_t))
+
+static inline void ush_coll_send_words(const ush_coll_sync_t *s, int word, const void *p,
+                                       size_t bytes, int flag, int member)
+{
+    int pe = ush_coll_world(s, member);
+    USH_WAIT_UNTIL(ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_FETCH, &s->w[flag], 0, 0,
+                                 sizeof(uint64_t), pe) == 0);
+    ush_coll_put(s, &s->w[word], p, bytes, member);
+    ush_coll_fence();
+    ush_coll_signal(s, flag, member);
+}
+
+/* Waits for flag, copies the payload out of the words into p and clears
+ * them (SHMEM_SYNC_VALUE again) before giving the flag back, which is what
+ * lets the sender write them again. */
+static inline void ush_coll_recv_words(const ush_coll_sync_t *s, int word, void *p, size_t bytes,
+                                       int flag)
+{
+    USH_WAIT_UNTIL(__atomic_load_n(&s->w[flag], __ATOMIC_ACQUIRE) >= 1);
+    memcpy(p, &s->w[word], bytes);
+    memset(&s->w[word], 0, (bytes + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1));
+    ush_coll_amo_self(s, flag, (uint64_t)-1);
 }
 
 /* ceil(log2 n) for n >= 1. */

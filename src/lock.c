@@ -117,7 +117,7 @@ USH_API(void, shmem_set_lock)(long *lock)
                       "initialise every lock to 0 before its first use",
                       (void *)lock, prev - 1, (old & USH_LOCK_NEXT) - 1);
         }
-        while (!(ush_lock_node_read(&l) & USH_LOCK_GRANTED)) ush_wait_step();
+        USH_WAIT_UNTIL(ush_lock_node_read(&l) & USH_LOCK_GRANTED);
     }
     ush_lock_acquired();
 }
@@ -133,7 +133,7 @@ USH_API(int, shmem_test_lock)(long *lock)
          * critical section may need from this PE (software-emulated
          * atomics), and yields the CPU to the holder when PEs outnumber
          * cores. Without it such a loop can deadlock against the holder. */
-        ush_wait_step();
+        ush_poll_step();
         return 1;
     }
     ush_lock_acquired();
@@ -159,7 +159,7 @@ USH_API(void, shmem_clear_lock)(long *lock)
         }
         /* A successor swapped itself into the tail and is about to link
          * into our node. */
-        while ((next = ush_lock_node_read(&l) & USH_LOCK_NEXT) == 0) ush_wait_step();
+        USH_WAIT_UNTIL((next = ush_lock_node_read(&l) & USH_LOCK_NEXT) != 0);
     }
     /* Fetching, so the grant has arrived when we return: a program that
      * computes for long after clear_lock cannot leave the successor waiting

@@ -117,7 +117,7 @@ static void ush_wait_until(const char *routine, ush_p2p_pred_t pred, void *ivar,
                            int cmp, const void *value)
 {
     ush_p2p_enter(routine, cmp, ivar, 1, size);
-    while (!pred(ivar, 0, cmp, value, 0)) ush_wait_step();
+    USH_WAIT_UNTIL(pred(ivar, 0, cmp, value, 0));
     ush_p2p_acquire();
 }
 
@@ -127,7 +127,7 @@ static void ush_wait_all(const char *routine, ush_p2p_pred_t pred, void *ivars, 
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (!ush_in_set(status, i)) continue;
-        while (!pred(ivars, i, cmp, cv, vec ? i : 0)) ush_wait_step();
+        USH_WAIT_UNTIL(pred(ivars, i, cmp, cv, vec ? i : 0));
     }
     ush_p2p_acquire();
 }
@@ -138,9 +138,7 @@ static size_t ush_wait_any(const char *routine, ush_p2p_pred_t pred, void *ivars
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return SIZE_MAX;
     size_t i;
-    while ((i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec)) == SIZE_MAX) {
-        ush_wait_step();
-    }
+    USH_WAIT_UNTIL((i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec)) != SIZE_MAX);
     ush_p2p_acquire();
     return i;
 }
@@ -152,9 +150,7 @@ static size_t ush_wait_some(const char *routine, ush_p2p_pred_t pred, void *ivar
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return 0;
     size_t n;
-    while ((n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec)) == 0) {
-        ush_wait_step();
-    }
+    USH_WAIT_UNTIL((n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec)) != 0);
     ush_p2p_acquire();
     return n;
 }
@@ -170,7 +166,7 @@ static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t
         ush_p2p_acquire();
         return 1;
     }
-    ush_wait_step();
+    ush_poll_step();
     return 0;
 }
 
@@ -182,7 +178,7 @@ static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, s
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (ush_in_set(status, i) && !pred(ivars, i, cmp, cv, vec ? i : 0)) {
-            ush_wait_step();
+            ush_poll_step();
             return 0;
         }
     }
@@ -197,7 +193,7 @@ static size_t ush_test_any(const char *routine, ush_p2p_pred_t pred, void *ivars
     if (nelems == 0) return SIZE_MAX;
     size_t i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec);
     if (i == SIZE_MAX) {
-        ush_wait_step();
+        ush_poll_step();
     } else {
         ush_p2p_acquire();
     }
@@ -211,7 +207,7 @@ static size_t ush_test_some(const char *routine, ush_p2p_pred_t pred, void *ivar
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     size_t n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec);
     if (n == 0) {
-        ush_wait_step();
+        ush_poll_step();
     } else {
         ush_p2p_acquire();
     }

@@ -158,9 +158,7 @@ USH_API(uint64_t, shmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t
     }
     ush_sig_check_addr(routine, sig_addr);
     uint64_t v;
-    while (!ush_sig_holds(v = __atomic_load_n(sig_addr, __ATOMIC_RELAXED), cmp, cmp_value)) {
-        ush_wait_step();
-    }
+    USH_WAIT_UNTIL(ush_sig_holds(v = __atomic_load_n(sig_addr, __ATOMIC_RELAXED), cmp, cmp_value));
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return v;
 }

@@ -71,12 +71,26 @@ void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
 void ush_quiet(shmem_ctx_t ctx);
 void ush_fence(shmem_ctx_t ctx);
 
-/* One step of any waiting loop: drives UCX progress so remote operations
- * that need this PE complete, and yields the CPU when PEs outnumber cores.
- * Typical use:
- *     while (!(cond)) ush_wait_step();
+/* One step of a blocking wait: drives UCX progress so remote operations
+ * that need this PE complete, spins briefly, then yields the CPU (at once
+ * when PEs outnumber cores). The state counts the steps of this one wait,
+ * so back-to-back short waits (a ping-pong) all start by spinning.
  * Reads of the waited-on variable must be volatile or atomic loads. */
-void ush_wait_step(void);
+typedef struct {
+    unsigned steps;
+} ush_wait_t;
+void ush_wait_step(ush_wait_t *w);
+
+#define USH_WAIT_UNTIL(cond)                      \
+    do {                                          \
+        ush_wait_t ush_wait_ = { 0 };             \
+        while (!(cond)) ush_wait_step(&ush_wait_); \
+    } while (0)
+
+/* One step for a poll that failed (shmem_test, shmem_test_lock): the
+ * program's own loop repeats it, so a thread-local count that restarts
+ * after a pause between calls stands for the wait's. */
+void ush_poll_step(void);
 
 /* Local address of pe's copy of the symmetric object at addr, or NULL when
  * it cannot be reached with loads and stores (shmem_ptr semantics). */

@@ -1,9 +1,9 @@
 /*
  * One step of every waiting loop.
  *
- * Waiting spins (progress, then a CPU pause) for a short while, then
- * yields the CPU at every step: a PE that waits long is waiting for a peer
- * that may need this core, which hwloc cannot see when other jobs, or
+ * Waiting spins (a CPU pause, progress now and then) for a short while,
+ * then yields the CPU at every step: a PE that waits long is waiting for a
+ * peer that may need this core, which hwloc cannot see when other jobs, or
  * emulated nodes sharing one machine, run on the same cores. When this
  * node's PEs outnumber its cores, every step yields from the start.
  * SHMEM_YIELD=never spins forever, always yields at once.
@@ -19,27 +19,39 @@
 /* Steps of one wait spent spinning before yielding (tens of microseconds:
  * far longer than any node-local round trip). */
 #define USH_WAIT_SPIN_STEPS 1000
-/* A gap this long (in TSC cycles, about 2 us) between two steps means a
- * new wait began. */
-#define USH_WAIT_GAP_CYCLES 5000
+/* With every peer mapped (ush_tp_all_mapped), UCX is progressed only
+ * every this many steps: nothing arrives through it, and polling memory
+ * alone sees a node-local store one cache-line transfer after it is made. */
+#define USH_WAIT_PROGRESS_EVERY 64
+/* A gap this long (in TSC cycles, about 2 us) between two failed polls
+ * means the program's poll loop started over. */
+#define USH_POLL_GAP_CYCLES 5000
 
-static __thread uint64_t ush_wait_last_tsc;
-static __thread unsigned ush_wait_steps;
-
-void ush_wait_step(void)
+void ush_wait_step(ush_wait_t *w)
 {
+    unsigned step = w->steps++;
+
     /* Serve remote operations that need this PE (emulated RMA/AMO) and
      * complete our own. */
-    ush_tp_progress(ush_tp_ctx_default);
-    ush_ctx_progress_all();
+    if (!ush_tp_all_mapped || step % USH_WAIT_PROGRESS_EVERY == USH_WAIT_PROGRESS_EVERY - 1) {
+        ush_tp_progress(ush_tp_ctx_default);
+        ush_ctx_progress_all();
+    }
 
-    uint64_t now = __rdtsc();
-    if (now - ush_wait_last_tsc > USH_WAIT_GAP_CYCLES) ush_wait_steps = 0;
-    ush_wait_last_tsc = now;
-
-    if (ush_g.yield || (ush_g.yield_late && ++ush_wait_steps > USH_WAIT_SPIN_STEPS)) {
+    if (ush_g.yield || (ush_g.yield_late && step >= USH_WAIT_SPIN_STEPS)) {
         sched_yield();
     } else {
         __builtin_ia32_pause();
     }
+}
+
+void ush_poll_step(void)
+{
+    static __thread uint64_t   last_tsc;
+    static __thread ush_wait_t poll;
+
+    uint64_t now = __rdtsc();
+    if (now - last_tsc > USH_POLL_GAP_CYCLES) poll.steps = 0;
+    last_tsc = now;
+    ush_wait_step(&poll);
 }

@@ -16,6 +16,7 @@ int             ush_tp_yield;
 int             ush_tp_progress_mt;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
+int            ush_tp_all_mapped;
 
 static ush_tp_ctx_t ush_tp_ctx_default_obj;
 static char         ush_tp_errbuf[512];
@@ -282,6 +283,11 @@ static void ush_tp_map_local_peers(void)
      * device performs atomics on the same memory: UCX's software atomics
      * (TCP, shared memory) are CPU atomics run by the target. */
     ush_tp_direct_amo = ush_tp_job.num_nodes <= 1 || !ush_tp_device_atomics();
+
+    ush_tp_all_mapped = ush_tp_direct_amo;
+    for (size_t i = 0; i < (size_t)ush_tp_job.size * USH_TP_MAX_SEGS; i++) {
+        if (i % USH_TP_MAX_SEGS < (size_t)ush_tp.nsegs && !ush_tp_map[i]) ush_tp_all_mapped = 0;
+    }
 }
 
 ush_tp_status_t ush_tp_wireup(void)

@@ -96,6 +96,9 @@ extern char **ush_tp_map;
 /* CPU atomics on mapped addresses are coherent with every other path that
  * reaches the same memory (true when the job is on one node). */
 extern int ush_tp_direct_amo;
+/* Every segment of every PE is mapped and takes CPU atomics: no operation
+ * of this job reaches this PE through UCX, so waits need not progress it. */
+extern int ush_tp_all_mapped;
 
 static inline char *ush_tp_mapped(int pe, int seg)
 {
