@@ -82,12 +82,12 @@ const char *ush_fault_global_exit_msg(int status)
 }
 
 /* Fatal signals. The handler formats its line by hand and writes it with
- * one write(2), asks the launcher to end the job (PMIx_Abort: srun takes
- * over a second to notice a PE's death by itself, but ends the job at
- * once when asked), then dies of the signal (status 128+S) through the
- * handler that was there before (UCX prints a backtrace) or the default.
- * PMIx_Abort is the one call that is not async-signal-safe; an alarm
- * bounds it (transport/bootstrap.c). */
+ * one write(2), has the launcher asked to end the job (PMIx_Abort: srun
+ * takes over a second to notice a PE's death by itself) and the PEs on
+ * this node ended (transport/bootstrap.c: a helper thread makes the call,
+ * the handler only uses async-signal-safe calls and waits a bounded time),
+ * then dies of the signal (status 128+S) through the handler that was
+ * there before (UCX prints a backtrace) or the default. */
 static const struct {
     int         sig;
     const char *name;
@@ -161,6 +161,7 @@ void ush_fault_init(void)
     sa.sa_handler = ush_fault_handler;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
+    ush_tp_abort_prepare();
     for (i = 0; i < USH_FAULT_NSIGS; i++) {
         sigaction(ush_fault_sigs[i].sig, &sa, &ush_fault_old[i]);
     }
@@ -175,5 +176,6 @@ void ush_fault_fini(void)
     for (i = 0; i < USH_FAULT_NSIGS; i++) {
         sigaction(ush_fault_sigs[i].sig, &ush_fault_old[i], NULL);
     }
+    ush_tp_abort_release();
     ush_fault_installed = 0;
 }

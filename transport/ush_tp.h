@@ -42,8 +42,16 @@ typedef struct ush_tp_ctx ush_tp_ctx_t;
 /* -- bootstrap (PMIx) ------------------------------------------------------ */
 ush_tp_status_t ush_tp_bootstrap_init(void);
 void            ush_tp_abort(int status, const char *msg) __attribute__((noreturn));
-/* From a fatal-signal handler: ask the launcher to end the job (PMIx_Abort)
- * and return, so the caller can die of its signal. No stdio. */
+/* After wire-up, where no launcher of ours watches the PEs (not oshrun):
+ * the helper thread that calls PMIx_Abort for a signal handler, and
+ * handles on the node-local peers, whom an abort then ends itself
+ * (bootstrap.c says why). _release undoes it at finalize. */
+void            ush_tp_abort_prepare(void);
+void            ush_tp_abort_release(void);
+/* From a fatal-signal handler: ask the launcher to end the job (PMIx_Abort,
+ * through the helper, waited for at most 0.5 s), end the node-local peers
+ * and return, so the caller can die of its signal. Async-signal-safe;
+ * nothing without _prepare or in a forked child. */
 void            ush_tp_abort_from_signal(int status, const char *msg);
 /* A PMIx fence of the whole job at exit, which no user barrier can match;
  * progress: drive the default worker meanwhile (no progress thread). */
