@@ -1,25 +1,20 @@
 /*
- * PMIx bootstrap: who we are, who is on this node, one key exchange, abort.
+ * PMIx bootstrap: who we are, who is on this node, one key exchange.
+ * Ending the job is abort.c's.
  * Without a PMIx server (a program started by hand) the job is one PE.
  */
 #include "ush_tp_impl.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pmix.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 ush_tp_job_t ush_tp_job;
 
 static pmix_proc_t ush_tp_myproc;
-static int         ush_tp_pmix_up;
+int                ush_tp_pmix_up;
 static unsigned     ush_tp_inits;   /* bootstrap_init calls: names exchange keys */
 
 static int ush_tp_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *out)
@@ -175,156 +170,6 @@ ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob
         if (bad) return USH_TP_ERR_BOOTSTRAP;
     }
     return USH_TP_OK;
-}
-
-/* -- ending the job ---------------------------------------------------------
- *
- * PMIx_Abort asks the launcher to end the job, and it answers once it has
- * taken the request (2-10 ms under srun), but the ending itself is not
- * certain: Slurm 22.05 now and then takes the request (the step shows
- * CANCELLED, srun has the status) yet signals no task, and the step only
- * ends when the stepd notices this PE's lost connection and kills it again,
- * about 2.1 s after the fault. So after PMIx_Abort the PE also ends its
- * node-local peers itself (SIGKILL, what the launchers send them anyway),
- * through pidfds opened at shmem_init so a reused pid is never hit. The
- * launcher then finds every task on this node gone and ends the job at
- * once; PEs on other nodes are still the launcher's to end.
- *
- * In a fatal-signal handler PMIx_Abort is not safe (it takes locks and
- * waits for the PMIx progress thread), so a helper thread made at
- * shmem_init calls it: the handler hands it the request through a pipe
- * and waits for its answer at most USH_TP_ABORT_WAIT_MS. */
-
-#define USH_TP_ABORT_WAIT_MS 500
-
-static struct {
-    int       prepared;
-    pid_t     pid;           /* the process that prepared (not a forked child) */
-    int       *pidfds;       /* node-local peers, -1 where unknown */
-    int       npeers;
-    int       req[2], ans[2]; /* handler -> helper, helper -> handler */
-    pthread_t helper;
-    int       status;        /* of the request, written before req */
-    char      msg[256];
-} ush_tp_ab = { .req = { -1, -1 }, .ans = { -1, -1 } };
-
-static void *ush_tp_abort_helper(void *arg)
-{
-    sigset_t all;
-    char     c = 0;
-
-    (void)arg;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL); /* faults are the program's threads' */
-    while (read(ush_tp_ab.req[0], &c, 1) < 0) {
-        /* EINTR cannot happen with every signal blocked; retry anyway */
-    }
-    if (c == 'a') {
-        PMIx_Abort(ush_tp_ab.status, ush_tp_ab.msg, NULL, 0);
-        if (write(ush_tp_ab.ans[1], "d", 1) < 0) {
-            /* the handler's wait runs out instead */
-        }
-    }
-    return NULL; /* EOF: ush_tp_abort_release */
-}
-
-static void ush_tp_abort_end_peers(void)
-{
-    for (int i = 0; i < ush_tp_ab.npeers; i++) {
-        if (ush_tp_ab.pidfds[i] >= 0) {
-            syscall(SYS_pidfd_send_signal, ush_tp_ab.pidfds[i], SIGKILL, NULL, 0);
-        }
-    }
-}
-
-/* The pid a node-local peer published with its shared segments. */
-static pid_t ush_tp_peer_pid(int pe)
-{
-    for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
-        const ush_tp_share_t *sh = &ush_tp.peers[pe].share[s];
-        if (sh->len && sh->pid > 0) return (pid_t)sh->pid;
-    }
-    return 0;
-}
-
-void ush_tp_abort_prepare(void)
-{
-    if (ush_tp_ab.prepared || !ush_tp_pmix_up) return;
-    ush_tp_ab.pidfds = malloc((size_t)ush_tp_job.size * sizeof(int));
-    if (!ush_tp_ab.pidfds) return;
-    ush_tp_ab.npeers = 0;
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        pid_t pid = (pe != ush_tp_job.rank && ush_tp.local[pe]) ? ush_tp_peer_pid(pe) : 0;
-        if (pid > 0) {
-            ush_tp_ab.pidfds[ush_tp_ab.npeers++] = (int)syscall(SYS_pidfd_open, pid, 0);
-        }
-    }
-    if (pipe2(ush_tp_ab.req, O_CLOEXEC) != 0) goto fail;
-    if (pipe2(ush_tp_ab.ans, O_CLOEXEC) != 0) goto fail;
-    if (pthread_create(&ush_tp_ab.helper, NULL, ush_tp_abort_helper, NULL) != 0) goto fail;
-    ush_tp_ab.pid      = getpid();
-    ush_tp_ab.prepared = 1;
-    return;
-fail:
-    /* without the helper a fault still ends the job, only more slowly */
-    ush_tp_abort_release();
-}
-
-void ush_tp_abort_release(void)
-{
-    if (ush_tp_ab.prepared) {
-        close(ush_tp_ab.req[1]); /* EOF: the helper returns */
-        ush_tp_ab.req[1] = -1;
-        pthread_join(ush_tp_ab.helper, NULL);
-        ush_tp_ab.prepared = 0;
-    }
-    for (int i = 0; i < 2; i++) {
-        if (ush_tp_ab.req[i] >= 0) close(ush_tp_ab.req[i]);
-        if (ush_tp_ab.ans[i] >= 0) close(ush_tp_ab.ans[i]);
-        ush_tp_ab.req[i] = ush_tp_ab.ans[i] = -1;
-    }
-    for (int i = 0; i < ush_tp_ab.npeers; i++) {
-        if (ush_tp_ab.pidfds[i] >= 0) close(ush_tp_ab.pidfds[i]);
-    }
-    free(ush_tp_ab.pidfds);
-    ush_tp_ab.pidfds = NULL;
-    ush_tp_ab.npeers = 0;
-}
-
-void ush_tp_abort(int status, const char *msg)
-{
-    fflush(stdout);
-    fflush(stderr);
-    if (ush_tp_pmix_up) {
-        PMIx_Abort(status, msg ? msg : "", NULL, 0);
-        if (ush_tp_ab.prepared) {
-            ush_tp_abort_end_peers();
-        } else {
-            /* oshrun ends us at once; otherwise leave after a moment */
-            sleep(2);
-        }
-    }
-    _exit(status);
-}
-
-void ush_tp_abort_from_signal(int status, const char *msg)
-{
-    struct pollfd pfd = { .fd = ush_tp_ab.ans[0], .events = POLLIN };
-    size_t        n   = 0;
-
-    if (!ush_tp_ab.prepared || getpid() != ush_tp_ab.pid) return;
-    while (msg[n] && n < sizeof(ush_tp_ab.msg) - 1) {
-        ush_tp_ab.msg[n] = msg[n];
-        n++;
-    }
-    ush_tp_ab.msg[n] = '\0';
-    ush_tp_ab.status = status;
-    if (write(ush_tp_ab.req[1], "a", 1) == 1) {
-        while (poll(&pfd, 1, USH_TP_ABORT_WAIT_MS) < 0 && errno == EINTR) {
-            /* a signal to this thread: wait again (bounded per attempt) */
-        }
-    }
-    ush_tp_abort_end_peers();
 }
 
 void ush_tp_bootstrap_finalize(void)

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 ush_tp_state_t  ush_tp;
 ush_tp_ctx_t   *ush_tp_ctx_default;
@@ -184,8 +186,9 @@ ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size)
     return st;
 }
 
-/* Wire-up blob: u32 nsegs, u32 addr_len, addr, then per segment
- * u64 base, u64 size, u32 rkey_len, rkey. */
+/* Wire-up blob: u32 nsegs, u32 addr_len, i32 pid, u64 pid namespace, addr,
+ * then per segment
+ * u64 base, u64 size, u32 rkey_len, rkey, share. */
 static void ush_tp_blob_put(char **p, const void *src, size_t len)
 {
     memcpy(*p, src, len);
@@ -198,6 +201,14 @@ static int ush_tp_blob_get(const char **p, const char *end, void *dst, size_t le
     memcpy(dst, *p, len);
     *p += len;
     return 0;
+}
+
+/* Our PID namespace (its inode; 0 if unknown): a peer's pid means the
+ * same process here only when the namespaces agree. */
+uint64_t ush_tp_pidns(void)
+{
+    struct stat st;
+    return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
 static void *ush_tp_dup(const void *src, size_t len)
@@ -214,6 +225,7 @@ static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
     uint32_t       nsegs, alen;
 
     if (ush_tp_blob_get(&p, end, &nsegs, 4) || ush_tp_blob_get(&p, end, &alen, 4) ||
+        ush_tp_blob_get(&p, end, &peer->pid, 4) || ush_tp_blob_get(&p, end, &peer->pidns, 8) ||
         nsegs > USH_TP_MAX_SEGS || (size_t)(end - p) < alen) {
         goto bad;
     }
@@ -303,7 +315,7 @@ ush_tp_status_t ush_tp_wireup(void)
     st = ucp_worker_get_address(c->worker, &addr, &alen);
     USH_TP_UCX_CHECK("ucp_worker_get_address", st);
 
-    size_t blob_len = 8 + alen;
+    size_t blob_len = 20 + alen;
     for (int s = 0; s < ush_tp.nsegs; s++) {
         st = ucp_rkey_pack(ush_tp.context, ush_tp.seg_memh[s], &rkey_buf[s], &rkey_len[s]);
         if (st != UCS_OK) {
@@ -320,8 +332,12 @@ ush_tp_status_t ush_tp_wireup(void)
         goto out_release;
     }
     uint32_t nsegs = (uint32_t)ush_tp.nsegs, alen32 = (uint32_t)alen;
+    int32_t  pid   = (int32_t)getpid();
+    uint64_t pidns = ush_tp_pidns();
     ush_tp_blob_put(&p, &nsegs, 4);
     ush_tp_blob_put(&p, &alen32, 4);
+    ush_tp_blob_put(&p, &pid, 4);
+    ush_tp_blob_put(&p, &pidns, 8);
     ush_tp_blob_put(&p, addr, alen);
     for (int s = 0; s < ush_tp.nsegs; s++) {
         uint64_t base = (uintptr_t)ush_tp.seg_base[s], size = ush_tp.seg_size[s];

@@ -20,6 +20,8 @@ typedef struct {
 /* What a PE published about itself at wire-up. */
 typedef struct {
     void    *worker_addr;               /* ucp worker address blob */
+    int32_t  pid;                       /* on its node (abort.c ends node-local peers) */
+    uint64_t pidns;                     /* ush_tp_pidns() of the peer */
     size_t   worker_addr_len;
     uint64_t seg_base[USH_TP_MAX_SEGS];
     uint64_t seg_size[USH_TP_MAX_SEGS];
@@ -58,6 +60,9 @@ typedef struct {
 } ush_tp_state_t;
 
 extern ush_tp_state_t ush_tp;
+/* PMIx_Init succeeded (bootstrap.c); abort.c asks the launcher only then. */
+extern int ush_tp_pmix_up;
+uint64_t   ush_tp_pidns(void);
 
 /* The default worker is thread-safe (so a progress thread may drive it). */
 extern int ush_tp_progress_mt;
