@@ -15,6 +15,8 @@ PACKAGES += ucx-utils
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/.
 PACKAGES += clang libclang-rt-14-dev
+# gnuplot without X: `make bench` draws its latency-against-size PNG with it.
+PACKAGES += gnuplot-nox
 
 .PHONY: all deps configure build install demo check check-tsan check-asan fuzz bench clean
 
@@ -70,8 +72,10 @@ fuzz: deps
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) sh test/fuzz/run_fuzz.sh \
 	    $(CURDIR) $(abspath $(BUILD))/fuzz clang cmake ""
 
+# The start-up bench and the microbenchmark suite, both against Debian's
+# Open MPI OSHMEM (bench/README.md); results in $(BUILD)/bench-results.
 bench: install
-	$(MAKE) -C bench PREFIX=$(PREFIX)
+	$(MAKE) -C bench PREFIX=$(PREFIX) OUT=$(abspath $(BUILD))/bench-results
 
 clean:
 	rm -rf $(BUILD)

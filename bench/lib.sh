@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # lib.sh: helpers shared by the bench scripts (startup.sh, launch.sh,
-# xnode.sh); source it, do not run it. They are pure functions of their
+# xnode.sh, suite.sh); source it, do not run it. They are pure functions of their
 # input (but for now_us) so each script's --self-test can check them with
 # bench_self_test.
 
@@ -43,6 +43,26 @@ hello_ok() {
         END { exit (bad || n != np) ? 1 : 0 }' "$file"
 }
 
+# group_medians: "KEY VALUE" lines on stdin (KEY without blanks), one
+# "KEY MEDIAN" line per key out, keys in order of first appearance; values
+# keep 4 decimals (microsecond figures go down to nanoseconds). The median of
+# an even count averages the two middle values, as median() does.
+group_medians() {
+    awk '
+        !($1 in n) { order[++nk] = $1 }
+        { v[$1, ++n[$1]] = $2 + 0 }
+        END {
+            for (k = 1; k <= nk; k++) {
+                key = order[k]; m = n[key]
+                for (i = 1; i <= m; i++) a[i] = v[key, i]
+                for (i = 2; i <= m; i++)       # insertion sort: a few runs per key
+                    for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+                med = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+                printf "%s %.4f\n", key, med
+            }
+        }'
+}
+
 # is_uint VALUE: VALUE is a whole number.
 is_uint() { case $1 in ''|*[!0-9]*) return 1 ;; *) return 0 ;; esac; }
 # at_least VALUE MIN: VALUE is a whole number >= MIN.
@@ -83,6 +103,9 @@ bench_self_test() {
     check "ratio above 1"   "1.33"  "$(ratio 400 300)"
     check "ratio missing"   "n/a"   "$(ratio n/a 200)"
     check "ratio zero"      "n/a"   "$(ratio 100 0)"
+    check "group_medians"   "b 2.0000|a 0.0150" \
+        "$(printf 'b 1\na 0.02\nb 3\na 0.01\nb 2\n' | group_medians | paste -sd'|')"
+    check "group_medians even" "k 2.5000" "$(printf 'k 4\nk 1\nk 3\nk 2\n' | group_medians)"
 
     tmp=$(mktemp) || { echo "self-test: mktemp failed"; return 1; }
     printf 'hello from PE 2 of 4\nhello from PE 0 of 4\nnoise\nhello from PE 3 of 4\nhello from PE 1 of 4\n' >"$tmp"
