@@ -12,40 +12,47 @@
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-/* Words of the payload area: one per round, and two for the extras. */
-#define USH_W_VAL_FOLD   (USH_W_VAL + 31) /* extra's contribution, at its base */
-#define USH_W_VAL_RESULT (USH_W_VAL + 30) /* the result, at the extra */
-
-/* Waits for the word's flag, then folds the word into d. */
-static void fold_word(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int w,
-                      int flag, ush_coll_op_fn_t op)
+/* Recursive doubling through the sync words: the payload area is cut
+ * into R + 1 slots of this many words, one per round and one for the
+ * extras (at the base: the extra's contribution; at the extra: the
+ * result). Data up to one slot takes reduce_rd_words. */
+static size_t rd_slot_words(int n)
 {
-    uint64_t x;
-    ush_coll_recv_words(s, w, &x, count * es, flag);
-    op(d, &x, count);
+    return USH_COLL_WORDS_MAX / sizeof(uint64_t) /
+           (size_t)(ush_coll_log2ceil(ush_coll_pow2floor(n)) + 1);
 }
 
-/* Recursive doubling for a result of at most one word, carried in the
- * sync words (ush_coll_send_words: one word per round) instead of the
- * scratch, so no round waits for a "ready". */
-static void reduce_rd_word(const ush_coll_sync_t *s, char *dest, size_t count, size_t es,
-                           ush_coll_op_fn_t op)
+/* Waits for a slot's flag, then folds the slot into d. */
+static void fold_slot(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int w, int flag,
+                      ush_coll_op_fn_t op)
+{
+    uint64_t x[USH_COLL_WORDS_MAX / sizeof(uint64_t)];
+    ush_coll_recv_words(s, w, x, count * es, flag);
+    op(d, x, count);
+}
+
+/* Recursive doubling with each round's data in the partner's sync words
+ * (ush_coll_send_words) instead of its scratch, so no round waits for a
+ * "ready". */
+static void reduce_rd_words(const ush_coll_sync_t *s, char *dest, size_t count, size_t es,
+                            ush_coll_op_fn_t op)
 {
     int    n = s->set.size, v = s->set.me;
     int    p2 = ush_coll_pow2floor(n), rem = n - p2, R = ush_coll_log2ceil(p2);
+    int    S = (int)rd_slot_words(n), xslot = USH_W_VAL + R * S;
     size_t bytes = count * es;
 
     if (v >= p2) {
-        ush_coll_send_words(s, USH_W_VAL_FOLD, dest, bytes, USH_W_XDATA, v - p2);
-        ush_coll_recv_words(s, USH_W_VAL_RESULT, dest, bytes, USH_W_XDATA);
+        ush_coll_send_words(s, xslot, dest, bytes, USH_W_XDATA, v - p2);
+        ush_coll_recv_words(s, xslot, dest, bytes, USH_W_XDATA);
         return;
     }
-    if (v < rem) fold_word(s, dest, count, es, USH_W_VAL_FOLD, USH_W_XDATA, op);
+    if (v < rem) fold_slot(s, dest, count, es, xslot, USH_W_XDATA, op);
     for (int r = 0; r < R; r++) {
-        ush_coll_send_words(s, USH_W_VAL + r, dest, bytes, USH_W_DATA + r, v ^ (1 << r));
-        fold_word(s, dest, count, es, USH_W_VAL + r, USH_W_DATA + r, op);
+        ush_coll_send_words(s, USH_W_VAL + r * S, dest, bytes, USH_W_DATA + r, v ^ (1 << r));
+        fold_slot(s, dest, count, es, USH_W_VAL + r * S, USH_W_DATA + r, op);
     }
-    if (v < rem) ush_coll_send_words(s, USH_W_VAL_RESULT, dest, bytes, USH_W_XDATA, v + p2);
+    if (v < rem) ush_coll_send_words(s, xslot, dest, bytes, USH_W_XDATA, v + p2);
 }
 
 /* Recursive doubling on p2 = largest power of two <= n. Members p2..n-1
@@ -59,8 +66,8 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
     size_t   chunk = s->scratch_bytes / es;
     uint64_t nch = (count + chunk - 1) / chunk;
 
-    if (count * es <= sizeof(uint64_t)) {
-        reduce_rd_word(s, dest, count, es, op);
+    if (count * es <= rd_slot_words(n) * sizeof(uint64_t)) {
+        reduce_rd_words(s, dest, count, es, op);
         return;
     }
     for (uint64_t c = 0; c < nch; c++) {
