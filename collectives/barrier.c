@@ -17,9 +17,12 @@
 static uint64_t *ush_barrier_flags; /* symmetric: the world's barrier flags */
 static uint64_t  ush_barrier_seq;
 
+void *ush_coll_aset_scratch;
+
 void ush_coll_init(void)
 {
     ush_barrier_flags = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
+    ush_coll_aset_scratch = ush_symm_internal_alloc(USH_COLL_ASET_SCRATCH);
     for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
     ush_barrier_seq = 0;
     ush_coll_select_init();

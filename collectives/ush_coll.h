@@ -37,6 +37,12 @@ void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *
 /* Internal symmetric state of the collectives, allocated at init. */
 void ush_coll_init(void);
 
+/* The receive buffer of active-set reductions, in place of pWrk when only
+ * one thread can be in them at a time: the spec's pWrk (half the data) cuts
+ * a reduction into two chunks, each a round trip per round. */
+#define USH_COLL_ASET_SCRATCH (64u << 10)
+extern void *ush_coll_aset_scratch;
+
 /* Read and check SHMEM_<KIND>_ALGORITHM (select.c); a bad name is fatal,
  * so it is caught at start-up rather than at the first collective. */
 void ush_coll_select_init(void);

@@ -15,6 +15,7 @@
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "collectives/ush_coll.h"
+#include "transport/ush_tp.h"
 
 #include <string.h>
 
@@ -178,9 +179,12 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
     }
 USHMEM_COLL_SIZES(USH_ASET_SIZED_)
 
-/* pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements:
- * the algorithms use exactly that much as their receive buffer, in chunks
- * when nreduce is larger. */
+/* pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
+ * The algorithms use the library's larger scratch instead, unless some PE
+ * runs multi-threaded (two threads may then reduce over disjoint active
+ * sets at once; the choice must be the same on every PE): then exactly
+ * pWrk, in chunks when nreduce is larger. Either is only written by
+ * members of this call after this PE said it is ready. */
 static void aset_reduce(const char *routine, void *dest, const void *source, int nreduce,
                         size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
                         int PE_size, void *pWrk, long *pSync)
@@ -193,6 +197,10 @@ static void aset_reduce(const char *routine, void *dest, const void *source, int
     USH_CHECK_SYMM(routine, "dest", dest, (size_t)nreduce * esize);
     s.scratch       = pWrk;
     s.scratch_bytes = wrk * esize;
+    if (ush_tp_thread_job != USH_TP_THREAD_MULTI && s.scratch_bytes < USH_COLL_ASET_SCRATCH) {
+        s.scratch       = ush_coll_aset_scratch;
+        s.scratch_bytes = USH_COLL_ASET_SCRATCH;
+    }
     ush_coll_reduce(&s, dest, source, (size_t)nreduce, esize, op);
 }
 

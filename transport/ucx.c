@@ -14,6 +14,7 @@
 ush_tp_state_t  ush_tp;
 ush_tp_ctx_t   *ush_tp_ctx_default;
 ush_tp_thread_t ush_tp_thread_provided;
+ush_tp_thread_t ush_tp_thread_job;
 int             ush_tp_yield;
 int             ush_tp_progress_mt;
 char         **ush_tp_map;
@@ -186,8 +187,8 @@ ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size)
     return st;
 }
 
-/* Wire-up blob: u32 nsegs, u32 addr_len, i32 pid, u64 pid namespace, addr,
- * then per segment
+/* Wire-up blob: u32 nsegs, u32 addr_len, i32 pid, u32 thread mode provided,
+ * u64 pid namespace, addr, then per segment
  * u64 base, u64 size, u32 rkey_len, rkey, share. */
 static void ush_tp_blob_put(char **p, const void *src, size_t len)
 {
@@ -225,7 +226,8 @@ static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
     uint32_t       nsegs, alen;
 
     if (ush_tp_blob_get(&p, end, &nsegs, 4) || ush_tp_blob_get(&p, end, &alen, 4) ||
-        ush_tp_blob_get(&p, end, &peer->pid, 4) || ush_tp_blob_get(&p, end, &peer->pidns, 8) ||
+        ush_tp_blob_get(&p, end, &peer->pid, 4) || ush_tp_blob_get(&p, end, &peer->thread, 4) ||
+        ush_tp_blob_get(&p, end, &peer->pidns, 8) ||
         nsegs > USH_TP_MAX_SEGS || (size_t)(end - p) < alen) {
         goto bad;
     }
@@ -315,7 +317,7 @@ ush_tp_status_t ush_tp_wireup(void)
     st = ucp_worker_get_address(c->worker, &addr, &alen);
     USH_TP_UCX_CHECK("ucp_worker_get_address", st);
 
-    size_t blob_len = 20 + alen;
+    size_t blob_len = 24 + alen;
     for (int s = 0; s < ush_tp.nsegs; s++) {
         st = ucp_rkey_pack(ush_tp.context, ush_tp.seg_memh[s], &rkey_buf[s], &rkey_len[s]);
         if (st != UCS_OK) {
@@ -336,7 +338,9 @@ ush_tp_status_t ush_tp_wireup(void)
     uint64_t pidns = ush_tp_pidns();
     ush_tp_blob_put(&p, &nsegs, 4);
     ush_tp_blob_put(&p, &alen32, 4);
+    uint32_t thread = (uint32_t)ush_tp_thread_provided;
     ush_tp_blob_put(&p, &pid, 4);
+    ush_tp_blob_put(&p, &thread, 4);
     ush_tp_blob_put(&p, &pidns, 8);
     ush_tp_blob_put(&p, addr, alen);
     for (int s = 0; s < ush_tp.nsegs; s++) {
@@ -350,7 +354,15 @@ ush_tp_status_t ush_tp_wireup(void)
     }
     ret = ush_tp_bootstrap_exchange("ushmem.wireup", blob, blob_len, ush_tp_peer_unpack);
     free(blob);
-    if (ret == USH_TP_OK) ush_tp_map_local_peers();
+    if (ret == USH_TP_OK) {
+        ush_tp_map_local_peers();
+        ush_tp_thread_job = USH_TP_THREAD_SINGLE;
+        for (int pe = 0; pe < ush_tp_job.size; pe++) {
+            if (ush_tp.peers[pe].thread > (uint32_t)ush_tp_thread_job) {
+                ush_tp_thread_job = (ush_tp_thread_t)ush_tp.peers[pe].thread;
+            }
+        }
+    }
 
 out_release:
     for (int s = 0; s < ush_tp.nsegs; s++) {

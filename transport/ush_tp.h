@@ -65,6 +65,9 @@ void            ush_tp_bootstrap_finalize(void);
  * thread-safe and able to sleep on events, for ush_tp_progress_thread_start. */
 ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread);
 extern ush_tp_thread_t ush_tp_thread_provided;
+/* The highest thread mode any PE of the job was provided (after wire-up):
+ * a choice every PE must make alike can depend on it. */
+extern ush_tp_thread_t ush_tp_thread_job;
 
 /* A thread that progresses the default worker whenever a request arrives,
  * so peers' operations that UCX emulates in software complete while this

@@ -21,6 +21,7 @@ typedef struct {
 typedef struct {
     void    *worker_addr;               /* ucp worker address blob */
     int32_t  pid;                       /* on its node (abort.c ends node-local peers) */
+    uint32_t thread;                    /* its ush_tp_thread_provided */
     uint64_t pidns;                     /* ush_tp_pidns() of the peer */
     size_t   worker_addr_len;
     uint64_t seg_base[USH_TP_MAX_SEGS];
