@@ -1,19 +1,29 @@
 /*
  * Broadcast: binomial tree, pipelined chain, linear.
  *
- * Members are renumbered relative to the root (v = 0 is the root). Up to
- * USH_COLL_WORDS_MAX bytes, the data travels in the receivers' sync words
- * (ush_coll_send_words) and each receiver copies it into its dest. Larger
- * data goes straight into the receivers' dest: each receiver first tells
- * its sender it is ready (it is in this call, so its dest may be
- * overwritten), then waits for the data flag. The root sends from src and
- * its own dest is left alone.
+ * Members are renumbered relative to the root (v = 0 is the root). Data
+ * goes straight into the receivers' dest: each receiver first tells its
+ * sender it is ready (it is in this call, so its dest may be overwritten),
+ * then waits for the data flag. The root sends from src and its own dest
+ * is left alone. Between two members, up to USH_COLL_WORDS_MAX bytes
+ * travel in the receiver's sync words instead (bcast_in_words).
  */
 #include "coll_sync.h"
 
 /* Chunk of the pipelined chain: big enough to amortise a flag, small
  * enough that the next hop starts early. */
 #define USH_COLL_CHAIN_CHUNK (64u << 10)
+
+/* Whether the data travels in the receivers' sync words, without the
+ * ready round trip. Only with two members: ush_coll_send_words keeps one
+ * sender from overwriting its own unread payload, but with more members a
+ * later call with another root (on the same pSync, two calls on, which
+ * broadcast does not order) could have another sender fill the words
+ * before this call's sender, and the receiver would take that data. */
+static int bcast_in_words(const ush_coll_sync_t *s, size_t bytes)
+{
+    return s->set.size == 2 && bytes <= USH_COLL_WORDS_MAX;
+}
 
 static int member_of(const ush_coll_sync_t *s, int v, int root)
 {
@@ -28,7 +38,7 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
     int         n    = s->set.size;
     int         v    = (s->set.me - root + n) % n;
     const void *from = v == 0 ? src : dest;
-    int         small = bytes <= USH_COLL_WORDS_MAX;
+    int         small = bcast_in_words(s, bytes);
     int         top;
 
     if (v != 0) {
@@ -82,14 +92,14 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
-/* The root sends to everyone: small data at once, larger once all have
- * counted themselves in. */
+/* The root sends to everyone once all have counted themselves in (or at
+ * once, through the sync words). */
 static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                          int root)
 {
     int n = s->set.size, me = s->set.me;
 
-    if (bytes <= USH_COLL_WORDS_MAX) {
+    if (bcast_in_words(s, bytes)) {
         if (me != root) {
             ush_coll_recv_words(s, USH_W_VAL, dest, bytes, USH_W_DATA);
             return;

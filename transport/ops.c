@@ -31,11 +31,19 @@ ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
     return st;
 }
 
+/* Operations left in flight on one context before the next one flushes
+ * them: a loop of _nbi calls to a slow peer would otherwise queue requests,
+ * and their memory, without bound. */
+#define USH_TP_MAX_INFLIGHT 4096
+
 /* Completion is tracked by the next flush: drop the request. */
-static inline void ush_tp_detach(const char *op, int pe, ucs_status_ptr_t req)
+static inline void ush_tp_detach(ush_tp_ctx_t *c, const char *op, int pe, ucs_status_ptr_t req)
 {
     if (UCS_PTR_IS_PTR(req)) {
         ucp_request_free(req);
+        if (__atomic_add_fetch(&c->inflight, 1, __ATOMIC_RELAXED) >= USH_TP_MAX_INFLIGHT) {
+            ush_tp_quiet(c);
+        }
     } else if (UCS_PTR_IS_ERR(req)) {
         ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(UCS_PTR_STATUS(req)));
     }
@@ -58,7 +66,7 @@ void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
     if (blocking) {
         ush_tp_complete(c, "ucp_put_nbx", pe, req);
     } else {
-        ush_tp_detach("ucp_put_nbx", pe, req);
+        ush_tp_detach(c, "ucp_put_nbx", pe, req);
     }
 }
 
@@ -72,7 +80,7 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     if (blocking) {
         ush_tp_complete(c, "ucp_get_nbx", pe, req);
     } else {
-        ush_tp_detach("ucp_get_nbx", pe, req);
+        ush_tp_detach(c, "ucp_get_nbx", pe, req);
     }
 }
 
@@ -129,7 +137,7 @@ void ush_tp_amo_fetch_nbi(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, siz
     /* The operand is copied at issue for atomics of 8 bytes or less
      * (UCX packs it into the request), so a stack operand is safe. */
     ucs_status_ptr_t req = ush_tp_amo_issue(c, op, pe, seg, off, &operand, result, size);
-    ush_tp_detach("ucp_atomic_op_nbx", pe, req);
+    ush_tp_detach(c, "ucp_atomic_op_nbx", pe, req);
 }
 
 void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t off,
@@ -151,7 +159,7 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
                                              ush_tp_raddr(pe, seg, off),
                                              ush_tp_rkey(c, pe, seg), &prm);
     ush_tp_count_issued(c);
-    ush_tp_detach("ucp_atomic_op_nbx", pe, req);
+    ush_tp_detach(c, "ucp_atomic_op_nbx", pe, req);
 }
 
 void ush_tp_quiet(ush_tp_ctx_t *c)
@@ -168,6 +176,7 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
     ucs_status_t        st  = ush_tp_wait(c, req);
     if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
 
+    __atomic_store_n(&c->inflight, 0, __ATOMIC_RELAXED);
     unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
     while (done < n && !__atomic_compare_exchange_n(&c->flushed, &done, n, 0, __ATOMIC_RELEASE,
                                                     __ATOMIC_RELAXED)) {

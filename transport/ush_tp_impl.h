@@ -37,6 +37,7 @@ struct ush_tp_ctx {
     ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
     unsigned long    issued;    /* UCX operations issued */
     unsigned long    flushed;   /* how many of them a completed flush covered */
+    unsigned long    inflight;  /* requests dropped in flight since the last flush */
     ush_tp_thread_t  mode;      /* what the worker provides */
     pthread_mutex_t  lock;      /* endpoint/rkey creation under THREAD_MULTI */
 };
