@@ -4,9 +4,9 @@
  * need the target to call in. */
 #include "shbench.h"
 
-/* The initiator's source is its pattern, the target's buffer anything
- * else: a put that moved nothing fails the check. */
-static void put_prepare(struct sb_point *pt)
+/* Every PE's source is its pattern and its destination anything else: a
+ * put or get that moved nothing fails the check. */
+static void window_prepare(struct sb_point *pt)
 {
     size_t len = pt->bytes * (size_t)pt->window;
     sb_fill(pt->m->src, len, pt->me);
@@ -30,13 +30,6 @@ static int put_check(struct sb_point *pt, long iters)
     if (pt->active || pt->peer < 0) return 0;
     return sb_verify("put destination", pt, pt->m->dst, pt->bytes * (size_t)pt->window,
                      pt->peer);
-}
-
-static void get_prepare(struct sb_point *pt)
-{
-    size_t len = pt->bytes * (size_t)pt->window;
-    sb_fill(pt->m->src, len, pt->me);
-    sb_fill_other(pt->m->dst, len, pt->peer < 0 ? 0 : pt->peer);
 }
 
 static long get_loop(struct sb_point *pt, long iters)
@@ -129,11 +122,11 @@ static int g_check(struct sb_point *pt, long iters)
 }
 
 const struct sb_bench sb_rma_benches[] = {
-    {"put", SB_P2P, 0, 0, 1, put_prepare, put_loop, put_check},
-    {"get", SB_P2P, 0, 0, 1, get_prepare, get_loop, get_check},
+    {"put", SB_P2P, 0, 0, 1, window_prepare, put_loop, put_check},
+    {"get", SB_P2P, 0, 0, 1, window_prepare, get_loop, get_check},
     {"p", SB_P2P, 1, 0, 1, p_prepare, p_loop, p_check},
     {"g", SB_P2P, 1, 0, 1, g_prepare, g_loop, g_check},
-    {"put_nbi", SB_P2P, 0, 0, 1, put_prepare, put_nbi_loop, put_check},
-    {"get_nbi", SB_P2P, 0, 0, 1, get_prepare, get_nbi_loop, get_check},
+    {"put_nbi", SB_P2P, 0, 0, 1, window_prepare, put_nbi_loop, put_check},
+    {"get_nbi", SB_P2P, 0, 0, 1, window_prepare, get_nbi_loop, get_check},
 };
 const int sb_n_rma = sizeof(sb_rma_benches) / sizeof(sb_rma_benches[0]);
