@@ -117,6 +117,13 @@ ush_coll_test(coll_bcast    KINDS BCAST)
 ush_coll_test(coll_collect  KINDS COLLECT FCOLLECT)
 ush_coll_test(coll_alltoall KINDS ALLTOALL)
 ush_coll_test(coll_reduce   KINDS REDUCE)
+# Multi-threaded PEs make active-set reductions work in pWrk itself (in
+# chunks) instead of the library's scratch: the same checks, that path.
+foreach(algo rd ring linear)
+    ush_add_pe_test(NAME coll_reduce_mt.${algo} TARGET pe_coll_reduce NPES 3 4 TIMEOUT 60
+                    ENV SHMEM_REDUCE_ALGORITHM=${algo} PE_TEST_THREAD=multiple
+                    LABELS coll coll_${algo})
+endforeach()
 # Mixed back-to-back sequences with late PEs: every algorithm of any kind.
 ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
 

@@ -232,8 +232,24 @@ static inline void pe_test_started(void)
     }
 }
 
+/* PE_TEST_THREAD=multiple starts the library at SHMEM_THREAD_MULTIPLE,
+ * which changes some of its choices (active-set reductions then work in
+ * pWrk itself): a test run that way must really get it. */
 static inline void pe_test_init(void)
 {
+    const char *thread = getenv("PE_TEST_THREAD");
+    if (thread && strcmp(thread, "multiple") == 0) {
+        int provided = -1;
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+        pe_test_started();
+        if (provided != SHMEM_THREAD_MULTIPLE) {
+            char got[32];
+            snprintf(got, sizeof(got), "%d", provided);
+            pe_fail(__FILE__, __LINE__, "shmem_init_thread provided",
+                    "SHMEM_THREAD_MULTIPLE (PE_TEST_THREAD=multiple)", got);
+        }
+        return;
+    }
     shmem_init();
     pe_test_started();
 }
