@@ -19,12 +19,21 @@ static uint64_t  ush_barrier_seq;
 
 void *ush_coll_aset_scratch;
 
+const ush_coll_layout_t ush_coll_layout_aset = {
+    .red_words = USH_COLL_ASET_RED, .mbox_s_words = USH_COLL_ASET_MBOX_S,
+    .mbox_l_words = USH_COLL_ASET_MBOX_L,
+};
+const ush_coll_layout_t ush_coll_layout_team = {
+    .red_words = USH_COLL_TEAM_RED, .mbox_s_words = USH_COLL_TEAM_MBOX_S, .mbox_l_words = 0,
+};
+
 void ush_coll_init(void)
 {
     ush_barrier_flags = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
     ush_coll_aset_scratch = ush_symm_internal_alloc(USH_COLL_ASET_SCRATCH);
     for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
     ush_barrier_seq = 0;
+    ush_coll_seq_drop(NULL, 0);
     ush_coll_select_init();
 }
 

@@ -5,25 +5,15 @@
  * goes straight into the receivers' dest: each receiver first tells its
  * sender it is ready (it is in this call, so its dest may be overwritten),
  * then waits for the data flag. The root sends from src and its own dest
- * is left alone. Between two members, up to USH_COLL_WORDS_MAX bytes
- * travel in the receiver's sync words instead (bcast_in_words).
+ * is left alone. In sets of up to USH_COLL_MBOX_N members, linear sends
+ * small payloads through mailboxes instead (bcast_mbox), and the root runs
+ * ahead of its receivers.
  */
 #include "coll_sync.h"
 
 /* Chunk of the pipelined chain: big enough to amortise a flag, small
  * enough that the next hop starts early. */
 #define USH_COLL_CHAIN_CHUNK (64u << 10)
-
-/* Whether the data travels in the receivers' sync words, without the
- * ready round trip. Only with two members: ush_coll_send_words keeps one
- * sender from overwriting its own unread payload, but with more members a
- * later call with another root (on the same pSync, two calls on, which
- * broadcast does not order) could have another sender fill the words
- * before this call's sender, and the receiver would take that data. */
-static int bcast_in_words(const ush_coll_sync_t *s, size_t bytes)
-{
-    return s->set.size == 2 && bytes <= USH_COLL_WORDS_MAX;
-}
 
 static int member_of(const ush_coll_sync_t *s, int v, int root)
 {
@@ -38,17 +28,12 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
     int         n    = s->set.size;
     int         v    = (s->set.me - root + n) % n;
     const void *from = v == 0 ? src : dest;
-    int         small = bcast_in_words(s, bytes);
     int         top;
 
     if (v != 0) {
         int r = __builtin_ctz((unsigned)v);
-        if (small) {
-            ush_coll_recv_words(s, USH_W_VAL, dest, bytes, USH_W_DATA + r);
-        } else {
-            ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
-            ush_coll_wait(s, USH_W_DATA + r);
-        }
+        ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
+        ush_coll_wait(s, USH_W_DATA + r);
         top = r;
     } else {
         top = ush_coll_log2ceil(n);
@@ -57,10 +42,6 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
         int c = v + (1 << q);
         if (c >= n) continue;
         int child = member_of(s, c, root);
-        if (small) {
-            ush_coll_send_words(s, USH_W_VAL, from, bytes, USH_W_DATA + q, child);
-            continue;
-        }
         ush_coll_wait(s, USH_W_READY + q);
         ush_coll_put(s, dest, from, bytes, child);
         ush_coll_fence();
@@ -92,21 +73,78 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
+/* Mailboxes. Each member's words hold, per payload class (small, large),
+ * one queue of slots per possible root. Root x's k-th broadcast (of the
+ * class, on these words and set) goes to slot k mod D of x's queue on
+ * every receiver: one writer per queue, whose order the receiver follows,
+ * so the root needs only to know that slot k - D has been taken. It keeps
+ * per receiver a count it knows taken and looks at the slots again only
+ * when that count runs out; a receiver D calls behind is all that stops
+ * it. */
+typedef struct {
+    int base;   /* first word of the class's region */
+    int slot;   /* words per slot: tag and payload */
+    int depth;  /* D, slots per root */
+} bcast_mbox_t;
+
+/* The class serving bytes over n members, or -1: too many members or too
+ * many bytes, or no counts (several threads). */
+static int bcast_mbox_class(const ush_coll_sync_t *s, size_t bytes, bcast_mbox_t *m)
+{
+    const ush_coll_layout_t *l = s->lay;
+    int                      n = s->set.size, cls = bytes > USH_COLL_MBOX_BYTES_S;
+    int words = cls ? l->mbox_l_words : l->mbox_s_words;
+
+    if (n > USH_COLL_MBOX_N || bytes > USH_COLL_MBOX_BYTES_L) return -1;
+    m->base  = USH_W_RED + l->red_words + (cls ? l->mbox_s_words : 0);
+    m->slot  = 1 + (int)((cls ? USH_COLL_MBOX_BYTES_L : USH_COLL_MBOX_BYTES_S) / sizeof(uint64_t));
+    m->depth = words / (n * m->slot);
+    return m->depth > 0 ? cls : -1;
+}
+
+static int mbox_word(const bcast_mbox_t *m, int root, uint64_t k)
+{
+    return m->base + (root * m->depth + (int)(k % (uint64_t)m->depth)) * m->slot;
+}
+
+static void bcast_mbox(const ush_coll_sync_t *s, ush_coll_seq_t *q, int cls,
+                       const bcast_mbox_t *m, void *dest, const void *src, size_t bytes, int root)
+{
+    int      n = s->set.size, me = s->set.me;
+    uint64_t k = q->sent[cls][root]++, D = (uint64_t)m->depth;
+
+    if (me != root) {
+        ush_coll_slot_recv(s, mbox_word(m, root, k), dest, bytes);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        int       to    = (me + i) % n;
+        uint64_t *taken = &q->taken[cls][to];
+        if (k >= D && *taken < k - D + 1) {
+            /* Everything up to the newest may be taken already; else wait
+             * for the one this slot held. */
+            if (ush_coll_slot_empty(s, mbox_word(m, root, k - 1), to)) {
+                *taken = k;
+            } else {
+                USH_WAIT_UNTIL(ush_coll_slot_empty(s, mbox_word(m, root, k - D), to));
+                *taken = k - D + 1;
+            }
+        }
+        ush_coll_slot_send(s, mbox_word(m, root, k), src, bytes, to);
+    }
+}
+
 /* The root sends to everyone once all have counted themselves in (or at
- * once, through the sync words). */
+ * once, through the mailboxes). */
 static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                          int root)
 {
-    int n = s->set.size, me = s->set.me;
+    int             n = s->set.size, me = s->set.me, cls;
+    bcast_mbox_t    m;
+    ush_coll_seq_t *q;
 
-    if (bcast_in_words(s, bytes)) {
-        if (me != root) {
-            ush_coll_recv_words(s, USH_W_VAL, dest, bytes, USH_W_DATA);
-            return;
-        }
-        for (int k = 1; k < n; k++) {
-            ush_coll_send_words(s, USH_W_VAL, src, bytes, USH_W_DATA, (me + k) % n);
-        }
+    if ((cls = bcast_mbox_class(s, bytes, &m)) >= 0 && (q = ush_coll_seq(s)) != NULL) {
+        bcast_mbox(s, q, cls, &m, dest, src, bytes, root);
         return;
     }
     if (me != root) {

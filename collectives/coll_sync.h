@@ -39,8 +39,26 @@ enum {
     USH_W_CH_DATA  = 132, /* ring/chain: data from the left */
     USH_W_CH_READY = 133, /* ring/chain: the right is ready */
     USH_W_META     = 134, /* [2] ring collect: offset and length */
+    USH_W_RED      = USH_COLL_W_BASE, /* then the regions of ush_coll_layout_t */
 };
-_Static_assert(USH_W_META + 2 <= USH_COLL_W_TOTAL, "sync layout exceeds USH_COLL_W_TOTAL");
+_Static_assert(USH_W_META + 2 <= USH_COLL_W_BASE, "sync layout exceeds USH_COLL_W_BASE");
+
+/* Call counts of one (sync words, set) on this PE, for the collectives
+ * that write into a member's words before it has entered the call (the
+ * reduction slots and broadcast mailboxes). Where those writes may go is
+ * decided by counts alone, so nothing in the words has to say it; every
+ * member makes the same calls, so all hold the same counts. */
+typedef struct {
+    const uint64_t *w;
+    int             start, stride, size;
+    uint64_t        reduce;                        /* reductions through slots */
+    uint64_t        sent[2][USH_COLL_MBOX_N];      /* mailbox broadcasts, by class and root */
+    uint64_t        taken[2][USH_COLL_MBOX_N];     /* as root: of those, taken by each member */
+} ush_coll_seq_t;
+
+/* The counts for s, made on first use; NULL when several threads may be in
+ * collectives at once (the caller then takes its handshake path). */
+ush_coll_seq_t *ush_coll_seq(const ush_coll_sync_t *s);
 
 static inline int ush_coll_world(const ush_coll_sync_t *s, int member)
 {
@@ -107,35 +125,44 @@ static inline void ush_coll_fence(void)
     ush_fence(SHMEM_CTX_DEFAULT);
 }
 
-/* Small payloads travel in the receiver's sync words (USH_W_VAL onwards)
- * instead of its dest or scratch: nothing the program owns is written
- * before its owner enters the call, and the sender needs no "ready" round
- * trip. The sender only waits until the receiver has taken the previous
- * payload sent under the same flag (the flag's count is back to 0): one
- * load on a mapped peer, and usually already true. */
-#define USH_COLL_WORDS_MAX (32 * sizeof(uint64_t))
-
-static inline void ush_coll_send_words(const ush_coll_sync_t *s, int word, const void *p,
-                                       size_t bytes, int flag, int member)
+/* A slot: a tag word, then payload words, in a member's sync words. A
+ * sender fills the payload and then sets the tag; the owner waits for the
+ * tag, takes the payload and clears slot and tag (SHMEM_SYNC_VALUE again),
+ * tag last. The callers decide from call counts which slot a message goes
+ * to and when that slot is free, so a send never waits on a flag here. On
+ * a mapped peer this is stores and one release store: no UCX call. */
+static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const void *p,
+                                      size_t bytes, int member)
 {
-    int pe = ush_coll_world(s, member);
-    USH_WAIT_UNTIL(ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_FETCH, &s->w[flag], 0, 0,
-                                 sizeof(uint64_t), pe) == 0);
-    ush_coll_put(s, &s->w[word], p, bytes, member);
+    int       pe = ush_coll_world(s, member);
+    uint64_t *r  = ush_ptr(&s->w[word], pe);
+    if (r != NULL) {
+        memcpy(r + 1, p, bytes);
+        __atomic_store_n(r, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    ush_coll_put(s, &s->w[word + 1], p, bytes, member);
     ush_coll_fence();
-    ush_coll_signal(s, flag, member);
+    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &s->w[word], 1, sizeof(uint64_t), pe);
 }
 
-/* Waits for flag, copies the payload out of the words into p and clears
- * them (SHMEM_SYNC_VALUE again) before giving the flag back, which is what
- * lets the sender write them again. */
-static inline void ush_coll_recv_words(const ush_coll_sync_t *s, int word, void *p, size_t bytes,
-                                       int flag)
+/* 1 if member's slot at word is empty (its owner took the last payload). */
+static inline int ush_coll_slot_empty(const ush_coll_sync_t *s, int word, int member)
 {
-    USH_WAIT_UNTIL(__atomic_load_n(&s->w[flag], __ATOMIC_ACQUIRE) >= 1);
-    memcpy(p, &s->w[word], bytes);
-    memset(&s->w[word], 0, (bytes + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1));
-    ush_coll_amo_self(s, flag, (uint64_t)-1);
+    int       pe = ush_coll_world(s, member);
+    uint64_t *r  = ush_ptr(&s->w[word], pe);
+    if (r != NULL) return __atomic_load_n(r, __ATOMIC_ACQUIRE) == 0;
+    return ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_FETCH, &s->w[word], 0, 0, sizeof(uint64_t),
+                         pe) == 0;
+}
+
+static inline void ush_coll_slot_recv(const ush_coll_sync_t *s, int word, void *p, size_t bytes)
+{
+    uint64_t *slot = &s->w[word];
+    USH_WAIT_UNTIL(__atomic_load_n(slot, __ATOMIC_ACQUIRE) != 0);
+    memcpy(p, slot + 1, bytes);
+    memset(slot + 1, 0, (bytes + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1));
+    __atomic_store_n(slot, 0, __ATOMIC_RELEASE);
 }
 
 /* ceil(log2 n) for n >= 1. */

@@ -12,47 +12,50 @@
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-/* Recursive doubling through the sync words: the payload area is cut
- * into R + 1 slots of this many words, one per round and one for the
- * extras (at the base: the extra's contribution; at the extra: the
- * result). Data up to one slot takes reduce_rd_words. */
-static size_t rd_slot_words(int n)
+/* Recursive doubling through slots in the sync words (USH_W_RED): small
+ * data goes straight into the partner's slot, with no "ready" round trip
+ * and no check that the slot is free. There are two sets of slots, one
+ * per parity of the call count on these words, each with one slot per
+ * round and one for the extras (at the base: the extra's contribution; at
+ * the extra: the result). That alone keeps writes apart: a member in call
+ * j + 1 has finished call j, in which each peer it writes to in j + 1 sent
+ * to it (or, for an extra, was sent to by it), so that peer was in call j
+ * and had taken everything of call j - 1, the same parity. */
+static size_t rd_slot_words(const ush_coll_sync_t *s)
 {
-    return USH_COLL_WORDS_MAX / sizeof(uint64_t) /
-           (size_t)(ush_coll_log2ceil(ush_coll_pow2floor(n)) + 1);
+    int R = ush_coll_log2ceil(ush_coll_pow2floor(s->set.size));
+    return (size_t)s->lay->red_words / (2 * (size_t)(R + 1));
 }
 
-/* Waits for a slot's flag, then folds the slot into d. */
-static void fold_slot(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int w, int flag,
+/* Waits for the slot at word, then folds its payload into d. */
+static void fold_slot(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int word,
                       ush_coll_op_fn_t op)
 {
-    uint64_t x[USH_COLL_WORDS_MAX / sizeof(uint64_t)];
-    ush_coll_recv_words(s, w, x, count * es, flag);
+    uint64_t x[USH_COLL_ASET_RED]; /* the largest reduction region */
+    ush_coll_slot_recv(s, word, x, count * es);
     op(d, x, count);
 }
 
-/* Recursive doubling with each round's data in the partner's sync words
- * (ush_coll_send_words) instead of its scratch, so no round waits for a
- * "ready". */
-static void reduce_rd_words(const ush_coll_sync_t *s, char *dest, size_t count, size_t es,
-                            ush_coll_op_fn_t op)
+static void reduce_rd_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *dest,
+                            size_t count, size_t es, ush_coll_op_fn_t op)
 {
     int    n = s->set.size, v = s->set.me;
     int    p2 = ush_coll_pow2floor(n), rem = n - p2, R = ush_coll_log2ceil(p2);
-    int    S = (int)rd_slot_words(n), xslot = USH_W_VAL + R * S;
+    int    S = (int)rd_slot_words(s);
+    int    base = USH_W_RED + (int)(q->reduce++ & 1) * (R + 1) * S, xslot = base + R * S;
     size_t bytes = count * es;
 
     if (v >= p2) {
-        ush_coll_send_words(s, xslot, dest, bytes, USH_W_XDATA, v - p2);
-        ush_coll_recv_words(s, xslot, dest, bytes, USH_W_XDATA);
+        ush_coll_slot_send(s, xslot, dest, bytes, v - p2);
+        ush_coll_slot_recv(s, xslot, dest, bytes);
         return;
     }
-    if (v < rem) fold_slot(s, dest, count, es, xslot, USH_W_XDATA, op);
+    if (v < rem) fold_slot(s, dest, count, es, xslot, op);
     for (int r = 0; r < R; r++) {
-        ush_coll_send_words(s, USH_W_VAL + r * S, dest, bytes, USH_W_DATA + r, v ^ (1 << r));
-        fold_slot(s, dest, count, es, USH_W_VAL + r * S, USH_W_DATA + r, op);
+        ush_coll_slot_send(s, base + r * S, dest, bytes, v ^ (1 << r));
+        fold_slot(s, dest, count, es, base + r * S, op);
     }
-    if (v < rem) ush_coll_send_words(s, xslot, dest, bytes, USH_W_XDATA, v + p2);
+    if (v < rem) ush_coll_slot_send(s, xslot, dest, bytes, v + p2);
 }
 
 /* Recursive doubling on p2 = largest power of two <= n. Members p2..n-1
@@ -65,9 +68,10 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
     int      p2 = ush_coll_pow2floor(n), rem = n - p2, R = ush_coll_log2ceil(p2);
     size_t   chunk = s->scratch_bytes / es;
     uint64_t nch = (count + chunk - 1) / chunk;
+    ush_coll_seq_t *q;
 
-    if (count * es <= rd_slot_words(n) * sizeof(uint64_t)) {
-        reduce_rd_words(s, dest, count, es, op);
+    if (count * es <= (rd_slot_words(s) - 1) * sizeof(uint64_t) && (q = ush_coll_seq(s)) != NULL) {
+        reduce_rd_slots(s, q, dest, count, es, op);
         return;
     }
     for (uint64_t c = 0; c < nch; c++) {

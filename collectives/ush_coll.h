@@ -54,9 +54,42 @@ void ush_coll_select_init(void);
 
 #include <ushmem/types.h>
 
+/* After the words every collective uses (USH_COLL_W_BASE) come regions a
+ * member may fill before their owner enters the call (coll_sync.h): the
+ * reduction slots, then the broadcast mailboxes of sets of up to
+ * USH_COLL_MBOX_N members, one region per payload class (up to
+ * USH_COLL_MBOX_BYTES_S and USH_COLL_MBOX_BYTES_L bytes). Their sizes are
+ * a layout: a pSync has room for deep mailboxes, so a root can run many
+ * calls ahead; a team's banks are reused only after a team barrier, so one
+ * slot per root is enough there. */
+#define USH_COLL_W_BASE        136
+#define USH_COLL_MBOX_N        8
+#define USH_COLL_MBOX_BYTES_S  56
+#define USH_COLL_MBOX_BYTES_L  256
+
+typedef struct {
+    int red_words;    /* reduction slots, from USH_COLL_W_BASE */
+    int mbox_s_words; /* small-payload mailboxes, after them */
+    int mbox_l_words; /* large-payload mailboxes, after those (0: none) */
+} ush_coll_layout_t;
+
+/* Active sets: reductions need USH_COLL_W_REDUCE words of pSync,
+ * broadcasts USH_COLL_W_TOTAL, the others USH_COLL_W_BASE (the
+ * SHMEM_*_SYNC_SIZE constants of shmem.h). */
+#define USH_COLL_ASET_RED      264
+#define USH_COLL_ASET_MBOX_S   512
+#define USH_COLL_ASET_MBOX_L   2112
+#define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
+#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + USH_COLL_ASET_MBOX_S + USH_COLL_ASET_MBOX_L)
+/* One bank of a team's sync words. */
+#define USH_COLL_TEAM_RED      132
+#define USH_COLL_TEAM_MBOX_S   64
+#define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + USH_COLL_TEAM_MBOX_S)
+extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
+
 /* Where a collective keeps its cross-PE state.
- *   w        symmetric words, USH_COLL_W_TOTAL of them: the caller's pSync
- *            (active set) or one bank of the team's sync words. A flag
+ *   w        symmetric words: the caller's pSync (active set) or one bank
+ *            of the team's sync words, laid out as lay says. A flag
  *            counts signals not yet consumed (a signal adds one, a wait
  *            takes one back), so a word is 0 again once its owner has seen
  *            every signal, and a peer already in the next call on the same
@@ -64,16 +97,19 @@ void ush_coll_select_init(void);
  *   scratch  symmetric receive buffer of scratch_bytes (pWrk or the team's
  *            scratch); reductions and scans only. */
 typedef struct {
-    ush_coll_set_t set;
-    uint64_t      *w;
-    void          *scratch;
-    size_t         scratch_bytes;
+    ush_coll_set_t           set;
+    uint64_t                *w;
+    const ush_coll_layout_t *lay; /* of w beyond USH_COLL_W_BASE */
+    void                    *scratch;
+    size_t                   scratch_bytes;
 } ush_coll_sync_t;
 
-/* Words a collective may use (SHMEM_*_SYNC_SIZE must cover them; the
- * active-set barrier uses only the first USH_COLL_W_BAR_WORDS). */
+/* The active-set barrier uses only the first USH_COLL_W_BAR_WORDS. */
 #define USH_COLL_W_BAR_WORDS 32
-#define USH_COLL_W_TOTAL     136
+
+/* Forget the call counts kept for sync words in [w, w + words) (a team's,
+ * when it is destroyed), or all of them (w NULL, at init). Collective. */
+void ush_coll_seq_drop(const uint64_t *w, size_t words);
 
 /* 1 if another member may store into word i of a collective's sync words
  * before this member has entered the call (its "ready" flags and

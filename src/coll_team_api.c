@@ -36,7 +36,8 @@ static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s
     uint64_t bank = team->coll_calls % USH_TEAM_BANKS;
     if (bank == 0 && team->coll_calls > 0) ush_team_sync(team);
     *s = (ush_coll_sync_t){ .set = ush_team_set(team),
-                            .w = team->sync + USH_COLL_BARRIER_ROUNDS + bank * USH_COLL_W_TOTAL,
+                            .w = team->sync + USH_COLL_BARRIER_ROUNDS + bank * USH_COLL_W_TEAM,
+                            .lay = &ush_coll_layout_team,
                             .scratch = team->scratch, .scratch_bytes = USH_TEAM_SCRATCH };
     return 0;
 }

@@ -311,6 +311,7 @@ USH_API(void, shmem_team_destroy)(shmem_team_t team)
     ush_team_sync(team);
     memset(team->sync, 0, USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
     memset(team->scratch, 0, USH_TEAM_SCRATCH);
+    ush_coll_seq_drop(team->sync, USH_TEAM_SYNC_WORDS);
     ush_team_free |= UINT64_C(1) << team->slot;
     team->alive = 0; /* the entry stays, so later use of the handle is caught */
 }

@@ -20,7 +20,7 @@
  * USH_TEAM_BANKS - 1 calls ahead never signals into words a slower member
  * still uses; every USH_TEAM_BANKS calls a team barrier bounds the lead. */
 #define USH_TEAM_BANKS       4
-#define USH_TEAM_SYNC_WORDS  (USH_COLL_BARRIER_ROUNDS + USH_TEAM_BANKS * USH_COLL_W_TOTAL)
+#define USH_TEAM_SYNC_WORDS  (USH_COLL_BARRIER_ROUNDS + USH_TEAM_BANKS * USH_COLL_W_TEAM)
 #define USH_TEAM_SCRATCH     (16u << 10) /* bytes of symmetric scratch per team */
 /* Handles of split teams come from a private table, handed out round-robin,
  * never from malloc: a destroyed handle stays recognisable (its entry is
@@ -39,7 +39,7 @@ struct ush_team {
     int                 slot;         /* in the pool */
     /* Symmetric, USH_TEAM_SYNC_WORDS words, zero when the slot is taken.
      * The first USH_COLL_BARRIER_ROUNDS are the team barrier's flags; then
-     * USH_TEAM_BANKS banks of USH_COLL_W_TOTAL words for the collectives. */
+     * USH_TEAM_BANKS banks of USH_COLL_W_TEAM words for the collectives. */
     uint64_t           *sync;
     uint64_t            barrier_seq;  /* barriers run on sync[] so far */
     uint64_t            coll_calls;   /* collectives run on the team so far */
