@@ -19,13 +19,8 @@ static uint64_t  ush_barrier_seq;
 
 void *ush_coll_aset_scratch;
 
-const ush_coll_layout_t ush_coll_layout_aset = {
-    .red_words = USH_COLL_ASET_RED, .mbox_s_words = USH_COLL_ASET_MBOX_S,
-    .mbox_l_words = USH_COLL_ASET_MBOX_L,
-};
-const ush_coll_layout_t ush_coll_layout_team = {
-    .red_words = USH_COLL_TEAM_RED, .mbox_s_words = USH_COLL_TEAM_MBOX_S, .mbox_l_words = 0,
-};
+const ush_coll_layout_t ush_coll_layout_aset = { USH_COLL_ASET_RED, USH_COLL_ASET_MBOX };
+const ush_coll_layout_t ush_coll_layout_team = { USH_COLL_TEAM_RED, USH_COLL_TEAM_MBOX };
 
 void ush_coll_init(void)
 {

@@ -73,7 +73,7 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
-/* Mailboxes. Each member's words hold, per payload class (small, large),
+/* Mailboxes. Each member's words hold, per payload class (8, 56, 256 bytes),
  * one queue of slots per possible root. Root x's k-th broadcast (of the
  * class, on these words and set) goes to slot k mod D of x's queue on
  * every receiver: one writer per queue, whose order the receiver follows,
@@ -91,14 +91,17 @@ typedef struct {
  * many bytes, or no counts (several threads). */
 static int bcast_mbox_class(const ush_coll_sync_t *s, size_t bytes, bcast_mbox_t *m)
 {
-    const ush_coll_layout_t *l = s->lay;
-    int                      n = s->set.size, cls = bytes > USH_COLL_MBOX_BYTES_S;
-    int words = cls ? l->mbox_l_words : l->mbox_s_words;
+    /* Payload words per slot: with its tag a slot is 16, 64 or 264 bytes. */
+    static const int payload[USH_COLL_MBOX_CLASSES] = { 1, 7, USH_COLL_MBOX_MAX / 8 };
+    int              n = s->set.size, cls = 0;
 
-    if (n > USH_COLL_MBOX_N || bytes > USH_COLL_MBOX_BYTES_L) return -1;
-    m->base  = USH_W_RED + l->red_words + (cls ? l->mbox_s_words : 0);
-    m->slot  = 1 + (int)((cls ? USH_COLL_MBOX_BYTES_L : USH_COLL_MBOX_BYTES_S) / sizeof(uint64_t));
-    m->depth = words / (n * m->slot);
+    if (n > USH_COLL_MBOX_N) return -1;
+    m->base = USH_W_RED + s->lay->red_words;
+    while (cls < USH_COLL_MBOX_CLASSES && bytes > (size_t)payload[cls] * sizeof(uint64_t))
+        m->base += s->lay->mbox_words[cls++];
+    if (cls == USH_COLL_MBOX_CLASSES) return -1;
+    m->slot  = 1 + payload[cls];
+    m->depth = s->lay->mbox_words[cls] / (n * m->slot);
     return m->depth > 0 ? cls : -1;
 }
 
@@ -115,19 +118,25 @@ static void bcast_mbox(const ush_coll_sync_t *s, ush_coll_seq_t *q, int cls,
 
     if (me != root) {
         ush_coll_slot_recv(s, mbox_word(m, root, k), dest, bytes);
+        /* A root ahead of us has filled the next slot already: start
+         * fetching it (for writing: we clear it after reading). */
+        __builtin_prefetch(&s->w[mbox_word(m, root, k + 1)], 1);
         return;
     }
     for (int i = 1; i < n; i++) {
         int       to    = (me + i) % n;
         uint64_t *taken = &q->taken[cls][to];
         if (k >= D && *taken < k - D + 1) {
-            /* Everything up to the newest may be taken already; else wait
-             * for the one this slot held. */
+            /* Everything up to the newest may be taken already. Else wait
+             * until half the queue is: waiting for just this slot would
+             * keep the root writing into the cache line the receiver is
+             * reading, one transfer each way per call. */
+            uint64_t half = k - (D > 1 ? D / 2 : 1);
             if (ush_coll_slot_empty(s, mbox_word(m, root, k - 1), to)) {
                 *taken = k;
             } else {
-                USH_WAIT_UNTIL(ush_coll_slot_empty(s, mbox_word(m, root, k - D), to));
-                *taken = k - D + 1;
+                USH_WAIT_UNTIL(ush_coll_slot_empty(s, mbox_word(m, root, half), to));
+                *taken = half + 1;
             }
         }
         ush_coll_slot_send(s, mbox_word(m, root, k), src, bytes, to);

@@ -52,8 +52,10 @@ typedef struct {
     const uint64_t *w;
     int             start, stride, size;
     uint64_t        reduce;                        /* reductions through slots */
-    uint64_t        sent[2][USH_COLL_MBOX_N];      /* mailbox broadcasts, by class and root */
-    uint64_t        taken[2][USH_COLL_MBOX_N];     /* as root: of those, taken by each member */
+    uint64_t        sent[USH_COLL_MBOX_CLASSES][USH_COLL_MBOX_N];  /* mailbox broadcasts,
+                                                                     * by class and root */
+    uint64_t        taken[USH_COLL_MBOX_CLASSES][USH_COLL_MBOX_N]; /* as root: of mine,
+                                                                     * taken by each member */
 } ush_coll_seq_t;
 
 /* The counts for s, made on first use; NULL when several threads may be in

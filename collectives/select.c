@@ -80,7 +80,7 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
         return 0;
     case USH_COLL_BCAST:
         /* linear: its mailboxes let the root run ahead */
-        if (n <= 2 || (n <= USH_COLL_MBOX_N && bytes <= USH_COLL_MBOX_BYTES_L)) return 2;
+        if (n <= 2 || (n <= USH_COLL_MBOX_N && bytes <= USH_COLL_MBOX_MAX)) return 2;
         return (bytes >= (256u << 10)) ? 1 : 0;    /* chain : tree */
     case USH_COLL_COLLECT:
         return n <= 16 ? 0 : 1;                    /* linear : ring */

@@ -57,34 +57,32 @@ void ush_coll_select_init(void);
 /* After the words every collective uses (USH_COLL_W_BASE) come regions a
  * member may fill before their owner enters the call (coll_sync.h): the
  * reduction slots, then the broadcast mailboxes of sets of up to
- * USH_COLL_MBOX_N members, one region per payload class (up to
- * USH_COLL_MBOX_BYTES_S and USH_COLL_MBOX_BYTES_L bytes). Their sizes are
- * a layout: a pSync has room for deep mailboxes, so a root can run many
- * calls ahead; a team's banks are reused only after a team barrier, so one
- * slot per root is enough there. */
+ * USH_COLL_MBOX_N members, one region per payload class (slots of a tag
+ * and 8, 56 or 256 bytes: the smaller the slot, the more calls one cache
+ * line carries). Their sizes are a layout: a pSync has room for deep
+ * mailboxes, so a root can run many calls ahead; a team's banks are
+ * reused only after a team barrier, so one slot per root is enough there. */
 #define USH_COLL_W_BASE        136
 #define USH_COLL_MBOX_N        8
-#define USH_COLL_MBOX_BYTES_S  56
-#define USH_COLL_MBOX_BYTES_L  256
+#define USH_COLL_MBOX_CLASSES  3
+#define USH_COLL_MBOX_MAX      256 /* bytes: the largest class */
 
 typedef struct {
-    int red_words;    /* reduction slots, from USH_COLL_W_BASE */
-    int mbox_s_words; /* small-payload mailboxes, after them */
-    int mbox_l_words; /* large-payload mailboxes, after those (0: none) */
+    int red_words;                         /* reduction slots, from USH_COLL_W_BASE */
+    int mbox_words[USH_COLL_MBOX_CLASSES]; /* mailboxes, by class, after them (0: none) */
 } ush_coll_layout_t;
 
 /* Active sets: reductions need USH_COLL_W_REDUCE words of pSync,
  * broadcasts USH_COLL_W_TOTAL, the others USH_COLL_W_BASE (the
  * SHMEM_*_SYNC_SIZE constants of shmem.h). */
 #define USH_COLL_ASET_RED      264
-#define USH_COLL_ASET_MBOX_S   512
-#define USH_COLL_ASET_MBOX_L   2112
+#define USH_COLL_ASET_MBOX     { 256, 512, 2112 }
 #define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
-#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + USH_COLL_ASET_MBOX_S + USH_COLL_ASET_MBOX_L)
+#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 512 + 2112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      132
-#define USH_COLL_TEAM_MBOX_S   64
-#define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + USH_COLL_TEAM_MBOX_S)
+#define USH_COLL_TEAM_MBOX     { 16, 64, 0 }
+#define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + 16 + 64)
 extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
 
 /* Where a collective keeps its cross-PE state.

@@ -80,12 +80,12 @@ extern "C" {
  * from each receiver). pWrk for a *_to_all reduction needs
  * max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
 #define SHMEM_BARRIER_SYNC_SIZE        32
-#define SHMEM_BCAST_SYNC_SIZE          3024
+#define SHMEM_BCAST_SYNC_SIZE          3280
 #define SHMEM_REDUCE_SYNC_SIZE         400
 #define SHMEM_COLLECT_SYNC_SIZE        136
 #define SHMEM_ALLTOALL_SYNC_SIZE       136
 #define SHMEM_ALLTOALLS_SYNC_SIZE      136
-#define SHMEM_SYNC_SIZE                3024
+#define SHMEM_SYNC_SIZE                3280
 #define SHMEM_SYNC_VALUE               0L
 #define SHMEM_REDUCE_MIN_WRKDATA_SIZE  16
 

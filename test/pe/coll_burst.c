@@ -5,8 +5,8 @@
  * ahead.
  *
  * Every member draws the same pseudo-random sequence: per call the kind,
- * the root and the length, which crosses each payload boundary (8, 56,
- * 64, 256, 264 and 320 bytes); some stretches are broadcasts from one
+ * the root and the length, which crosses each payload boundary (8, 16,
+ * 56, 64, 256, 264 and 320 bytes); some stretches are broadcasts from one
  * root only. Each kind alternates two pSync (and pWrk) arrays. Every 97th
  * call one member, a
  * different one each time, sleeps 2 ms, so the others pile up in its
@@ -20,7 +20,7 @@
 #define CALLS 3000
 #define MAXN  40 /* longs */
 
-static const int lens[] = {1, 7, 8, 32, 33, 40};
+static const int lens[] = {1, 2, 7, 8, 32, 33, 40};
 
 static long src[MAXN], dst[MAXN];
 /* [kind][call parity]: broadcasts and reductions each alternate their own
@@ -49,7 +49,7 @@ static call_t draw(uint64_t *rng, int c, int size)
     if ((c / 500) % 2 == 1) {
         k.bcast = 1;
         k.root  = (c / 50) % size;
-        k.n     = lens[(r >> 9) % 4]; /* up to 256 bytes: never a handshake */
+        k.n     = lens[(r >> 9) % 5]; /* up to 256 bytes: never a handshake */
     }
     return k;
 }
