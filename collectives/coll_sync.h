@@ -51,7 +51,7 @@ _Static_assert(USH_W_META + 2 <= USH_COLL_W_BASE, "sync layout exceeds USH_COLL_
 typedef struct {
     const uint64_t *w;
     int             start, stride, size;
-    uint64_t        reduce;                        /* reductions through slots */
+    uint64_t        slots;                         /* calls through the slot halves */
     uint64_t        sent[USH_COLL_MBOX_CLASSES][USH_COLL_MBOX_N];  /* mailbox broadcasts,
                                                                      * by class and root */
     uint64_t        taken[USH_COLL_MBOX_CLASSES][USH_COLL_MBOX_N]; /* as root: of mine,
@@ -146,6 +146,18 @@ static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const 
     ush_coll_put(s, &s->w[word + 1], p, bytes, member);
     ush_coll_fence();
     ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &s->w[word], 1, sizeof(uint64_t), pe);
+}
+
+/* The slot region (USH_W_RED, lay->red_words) is cut in two halves, used
+ * in turn, by the parity of q->slots, by the reductions and alltoalls that
+ * go through slots. Neither can finish without every member's data, so a
+ * member in such a call j + 1 has seen every peer enter call j, by which
+ * time that peer has taken everything of call j - 1, in the half now
+ * written again: no sender needs to check that a slot is free. Returns the
+ * first word of this call's half. */
+static inline int ush_coll_slot_half(const ush_coll_sync_t *s, ush_coll_seq_t *q)
+{
+    return USH_W_RED + (int)(q->slots++ & 1) * (s->lay->red_words / 2);
 }
 
 /* 1 if member's slot at word is empty (its owner took the last payload). */

@@ -12,19 +12,15 @@
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
-/* Recursive doubling through slots in the sync words (USH_W_RED): small
- * data goes straight into the partner's slot, with no "ready" round trip
- * and no check that the slot is free. There are two sets of slots, one
- * per parity of the call count on these words, each with one slot per
- * round and one for the extras (at the base: the extra's contribution; at
- * the extra: the result). That alone keeps writes apart: a member in call
- * j + 1 has finished call j, in which each peer it writes to in j + 1 sent
- * to it (or, for an extra, was sent to by it), so that peer was in call j
- * and had taken everything of call j - 1, the same parity. */
+/* Recursive doubling through slots in the sync words: small data goes
+ * straight into the partner's slot, with no "ready" round trip and no
+ * check that the slot is free (ush_coll_slot_half says why). A half has
+ * one slot per round and one for the extras (at the base: the extra's
+ * contribution; at the extra: the result). */
 static size_t rd_slot_words(const ush_coll_sync_t *s)
 {
     int R = ush_coll_log2ceil(ush_coll_pow2floor(s->set.size));
-    return (size_t)s->lay->red_words / (2 * (size_t)(R + 1));
+    return (size_t)(s->lay->red_words / 2) / (size_t)(R + 1);
 }
 
 /* Waits for the slot at word, then folds its payload into d. */
@@ -42,7 +38,7 @@ static void reduce_rd_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *d
     int    n = s->set.size, v = s->set.me;
     int    p2 = ush_coll_pow2floor(n), rem = n - p2, R = ush_coll_log2ceil(p2);
     int    S = (int)rd_slot_words(s);
-    int    base = USH_W_RED + (int)(q->reduce++ & 1) * (R + 1) * S, xslot = base + R * S;
+    int    base = ush_coll_slot_half(s, q), xslot = base + R * S;
     size_t bytes = count * es;
 
     if (v >= p2) {

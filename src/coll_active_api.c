@@ -73,10 +73,10 @@ static ush_coll_sync_t aset_begin(const char *routine, int PE_start, int logPE_s
 /* The words each kind uses must fit the pSync the spec has programs
  * allocate for it. */
 _Static_assert(SHMEM_BCAST_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_BCAST_SYNC_SIZE too small");
-_Static_assert(SHMEM_REDUCE_SYNC_SIZE >= USH_COLL_W_REDUCE, "SHMEM_REDUCE_SYNC_SIZE too small");
-_Static_assert(SHMEM_COLLECT_SYNC_SIZE >= USH_COLL_W_BASE &&
-               SHMEM_ALLTOALL_SYNC_SIZE >= USH_COLL_W_BASE &&
-               SHMEM_ALLTOALLS_SYNC_SIZE >= USH_COLL_W_BASE, "SHMEM_*_SYNC_SIZE too small");
+_Static_assert(SHMEM_REDUCE_SYNC_SIZE >= USH_COLL_W_REDUCE &&
+               SHMEM_ALLTOALL_SYNC_SIZE >= USH_COLL_W_REDUCE &&
+               SHMEM_ALLTOALLS_SYNC_SIZE >= USH_COLL_W_REDUCE, "SHMEM_*_SYNC_SIZE too small");
+_Static_assert(SHMEM_COLLECT_SYNC_SIZE >= USH_COLL_W_BASE, "SHMEM_COLLECT_SYNC_SIZE too small");
 _Static_assert(SHMEM_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_SYNC_SIZE too small");
 
 USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -131,7 +131,7 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                           ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
                           int logPE_stride, int PE_size, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_BASE);
+    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }

@@ -1,62 +1,65 @@
 /*
- * Bursts of broadcasts and reductions with no barrier between them: the
- * calls whose data may reach a member before it has entered the call
- * (broadcast mailboxes, reduction slots) and whose root may run many calls
- * ahead.
+ * Bursts of broadcasts, reductions and alltoalls with no barrier between
+ * them: the calls whose data may reach a member before it has entered the
+ * call (broadcast mailboxes, slots of reductions and alltoalls), and whose
+ * root may run many calls ahead.
  *
  * Every member draws the same pseudo-random sequence: per call the kind,
  * the root and the length, which crosses each payload boundary (8, 16,
  * 56, 64, 256, 264 and 320 bytes); some stretches are broadcasts from one
- * root only. Each kind alternates two pSync (and pWrk) arrays. Every 97th
- * call one member, a
- * different one each time, sleeps 2 ms, so the others pile up in its
- * words. Every result is checked on return; the root's dest of an
+ * root only. pSync (and pWrk) arrays alternate (see psync). Every 97th
+ * call one member, a different one each time, sleeps 2 ms, so the others
+ * pile up in its words. Every result is checked on return; the root's dest of an
  * active-set broadcast must stay as it was. Active sets: the world and the
  * odd PEs; teams (1.5+): the world and a split with a stride.
  */
 #include "coll_util.h"
 #include <time.h>
 
-#define CALLS 3000
-#define MAXN  40 /* longs */
+#define CALLS  3000
+#define MAXN   40 /* longs per block */
+#define MAXPES 8  /* alltoall blocks: larger sets take none */
+
+enum { REDUCE, BCAST, ALLTOALL };
 
 static const int lens[] = {1, 2, 7, 8, 32, 33, 40};
 
-static long src[MAXN], dst[MAXN];
-/* [kind][call parity]: broadcasts and reductions each alternate their own
- * pair. A pSync may be used again once every member is done with its
- * previous call; between two calls of one kind on one array there is then
- * always a reduction (everyone has left the call before it), or only
- * broadcasts, which is what their mailboxes are for. */
+static long src[MAXN * MAXPES], dst[MAXN * MAXPES];
+/* [broadcast?][call parity]: broadcasts alternate their own pair, the rest
+ * (reductions, alltoalls) share the other. A pSync may be used again once
+ * every member is done with its previous call; between two calls on one
+ * array there is then always a reduction or alltoall (everyone has left
+ * the call before it), or only broadcasts, which is what their mailboxes
+ * are for. */
 static long psync[2][2][SHMEM_SYNC_SIZE];
 static long pwrk[2][MAXN / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? MAXN / 2 + 1
                                                                  : SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 
 typedef struct {
-    int bcast, root, n;
+    int kind, root, n;
 } call_t;
 
 /* Call c: in odd stretches of 500 calls, broadcasts only, up to 256
  * bytes, from one root per 50 calls (nothing then holds a root back but
- * its receivers);
- * otherwise broadcasts and reductions mixed, from any root. */
+ * its receivers); otherwise all three kinds mixed, from any root. */
 static call_t draw(uint64_t *rng, int c, int size)
 {
     *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
     uint64_t r = *rng >> 33;
-    call_t   k = { .bcast = (int)(r & 1), .root = (int)((r >> 1) % (uint64_t)size),
+    call_t   k = { .kind = (int)(r % 3), .root = (int)((r >> 2) % (uint64_t)size),
                    .n = lens[(r >> 9) % (sizeof lens / sizeof lens[0])] };
+    if (k.kind == ALLTOALL && size > MAXPES) k.kind = REDUCE;
     if ((c / 500) % 2 == 1) {
-        k.bcast = 1;
-        k.root  = (c / 50) % size;
-        k.n     = lens[(r >> 9) % 5]; /* up to 256 bytes: never a handshake */
+        k.kind = BCAST;
+        k.root = (c / 50) % size;
+        k.n    = lens[(r >> 9) % 5]; /* up to 256 bytes: never a handshake */
     }
     return k;
 }
 
 static long sv(int call, int member, int i)
 {
-    return (long)call * 100000 + member * 100 + i;
+    return (long)call * 1000000 + member * 1000 + i;
 }
 
 static void maybe_late(int call, int member, int size)
@@ -67,26 +70,31 @@ static void maybe_late(int call, int member, int size)
     }
 }
 
+static const char *const kind_name[] = {"reduce", "broadcast", "alltoall"};
+
 /* Checks dst after call c; root_keeps: the root's dest is not written. */
 static void check(int c, call_t k, int me, int size, int root_keeps)
 {
-    for (int i = 0; i < k.n; i++) {
+    int total = k.kind == ALLTOALL ? k.n * size : k.n;
+    for (int i = 0; i < total; i++) {
         long want = 0;
-        if (!k.bcast) {
+        if (k.kind == REDUCE) {
             for (int m = 0; m < size; m++) want += sv(c, m, i);
-        } else {
+        } else if (k.kind == BCAST) {
             want = me == k.root && root_keeps ? -1 : sv(c, k.root, i);
+        } else {
+            want = sv(c, i / k.n, me * k.n + i % k.n); /* block i / n, from that member */
         }
         if (dst[i] != want) {
             CHECK_MSG(0, "call %d (%s, root %d, %d longs): dst[%d] = %ld, expected %ld", c,
-                      k.bcast ? "broadcast" : "reduce", k.root, k.n, i, dst[i], want);
+                      kind_name[k.kind], k.root, k.n, i, dst[i], want);
         }
     }
 }
 
 static void prepare(int c, int me)
 {
-    for (int i = 0; i < MAXN; i++) {
+    for (int i = 0; i < MAXN * MAXPES; i++) {
         src[i] = sv(c, me, i);
         dst[i] = -1;
     }
@@ -101,13 +109,15 @@ static void aset_burst(aset_t a)
     if (me < 0) return;
     for (int c = 0; c < CALLS; c++) {
         call_t k  = draw(&rng, c, a.size);
-        long  *ps = psync[k.bcast][c & 1];
+        long  *ps = psync[k.kind == BCAST][c & 1];
         prepare(c, me);
         maybe_late(c, me, a.size);
-        if (k.bcast)
+        if (k.kind == BCAST)
             shmem_broadcast64(dst, src, (size_t)k.n, k.root, a.start, a.logstride, a.size, ps);
-        else
+        else if (k.kind == REDUCE)
             shmem_long_sum_to_all(dst, src, k.n, a.start, a.logstride, a.size, pwrk[c & 1], ps);
+        else
+            shmem_alltoall64(dst, src, (size_t)k.n, a.start, a.logstride, a.size, ps);
         check(c, k, me, a.size, 1);
     }
 }
@@ -123,10 +133,12 @@ static void team_burst(shmem_team_t team)
         call_t k = draw(&rng, c, size);
         prepare(c, me);
         maybe_late(c, me, size);
-        if (k.bcast)
+        if (k.kind == BCAST)
             CHECK_EQ(shmem_long_broadcast(team, dst, src, (size_t)k.n, k.root), 0);
-        else
+        else if (k.kind == REDUCE)
             CHECK_EQ(shmem_long_sum_reduce(team, dst, src, (size_t)k.n), 0);
+        else
+            CHECK_EQ(shmem_long_alltoall(team, dst, src, (size_t)k.n), 0);
         check(c, k, me, size, 0);
     }
 }
