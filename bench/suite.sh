@@ -184,6 +184,19 @@ targets() {
         }' "$1"
 }
 
+# floor_line FLOOR_TXT MEDIANS_CSV: the bare cache-line ping-pong (median
+# of floor's runs) beside both libraries' 8-byte heap ping-pong.
+floor_line() {
+    local f
+    f=$(sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    awk -F, -v f="$f" -v n="$(wc -l <"$1")" '
+        $1 == "pingpong" && $2 == "heap" && $3 == 2 && $4 == 8 { u = $5; o = $6 }
+        END {
+            printf "  floor: a bare cache-line ping-pong between two processes (bench/floor.c) takes %s us\n", f
+            printf "         (median of %d); ping-pong 8 B: ushmem %s us, Open MPI %s us\n", n, u, o
+        }' "$2"
+}
+
 # startup_ratio FILE: the ratio startup.sh printed, or n/a.
 startup_ratio() {
     local v=""
@@ -315,6 +328,9 @@ for lib in $LIBS; do
     "$cc" -O2 -o "$OUT/shbench-$lib" "${SUITE_SRC[@]}" >"$OUT/raw/build-$lib.log" 2>&1 ||
         { cat "$OUT/raw/build-$lib.log" >&2; die "building shbench with $cc failed"; }
 done
+# The machine's own ping-pong floor (floor.c): plain C, no library.
+FLOOR=""
+cc -O2 -o "$OUT/floor" "$SCRIPT_DIR/floor.c" >"$OUT/raw/build-floor.log" 2>&1 && FLOOR=$OUT/floor
 
 ARGS=(--mem "$MEM" --sizes "$SIZES" --time "$POINT_MS")
 [ -n "$BENCHES" ] && ARGS+=(--bench "$BENCHES")
@@ -356,9 +372,13 @@ run_one() {
 
 echo "lib,run,bench,target,npes,bytes,iters,usec,mbps,usec_max" >"$OUT/all.csv"
 T0=$(now_us)
+: >"$OUT/floor.txt"
 for r in $(seq "$RUNS"); do
     for np in $NPS; do
         for lib in $LIBS; do run_one "$lib" "$np" "$r"; done
+        if [ "$np" = 2 ] && [ -n "$FLOOR" ]; then
+            timeout 60 "$FLOOR" >>"$OUT/floor.txt" 2>/dev/null || true
+        fi
     done
 done
 T1=$(now_us)
@@ -372,6 +392,9 @@ plot "$OUT/medians.csv" "${NPS%% *}" "$OUT/latency.png"
 echo "CSV: $OUT/all.csv (every run), $OUT/medians.csv; logs: $OUT/raw/"
 echo
 targets "$OUT/medians.csv" "$(startup_ratio "$STARTUP_LOG")" | tee "$OUT/targets.txt"
+if [ -s "$OUT/floor.txt" ]; then
+    floor_line "$OUT/floor.txt" "$OUT/medians.csv" | tee -a "$OUT/targets.txt"
+fi
 echo
 echo "suite.sh: $(awk -v us=$((T1 - T0)) 'BEGIN { printf "%.0f", us / 1e6 }') s of runs$([ "$FAILED" -eq 0 ] || echo '; SOME RUNS FAILED (above)')"
 exit "$FAILED"
