@@ -33,12 +33,6 @@ static void send_block(const ush_coll_sync_t *s, char *dest, const char *src, pt
     }
 }
 
-/* Words per source in a slot half: one slot for each member. */
-static int slot_words(const ush_coll_sync_t *s)
-{
-    return s->lay->red_words / 2 / s->set.size;
-}
-
 /* Copies nelems elements of es bytes, from stride sst to stride dst. */
 static void copy_strided(char *to, ptrdiff_t dst, const char *from, ptrdiff_t sst, size_t nelems,
                          size_t es)
@@ -53,7 +47,7 @@ static void copy_strided(char *to, ptrdiff_t dst, const char *from, ptrdiff_t ss
 static void alltoall_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *dest,
                            const char *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es)
 {
-    int      n = s->set.size, v = s->set.me, S = slot_words(s);
+    int      n = s->set.size, v = s->set.me, S = ush_coll_slot_words(s);
     int      half = ush_coll_slot_half(s, q);
     size_t   bytes = nelems * es;
     uint64_t buf[USH_COLL_ASET_RED / 2]; /* more than any slot's payload */
@@ -93,7 +87,7 @@ void ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, pt
         send_block(s, dest, src, dst, sst, nelems, esize, v);
         return;
     }
-    if (pairwise && nelems * esize <= (size_t)(slot_words(s) - 1) * sizeof(uint64_t) &&
+    if (pairwise && nelems * esize <= (size_t)(ush_coll_slot_words(s) - 1) * sizeof(uint64_t) &&
         (q = ush_coll_seq(s)) != NULL) {
         alltoall_slots(s, q, dest, src, dst, sst, nelems, esize);
         return;

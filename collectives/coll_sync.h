@@ -149,8 +149,8 @@ static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const 
 }
 
 /* The slot region (USH_W_RED, lay->red_words) is cut in two halves, used
- * in turn, by the parity of q->slots, by the reductions and alltoalls that
- * go through slots. Neither can finish without every member's data, so a
+ * in turn, by the parity of q->slots, by the reductions, alltoalls and
+ * fcollects that go through slots. Neither can finish without every member's data, so a
  * member in such a call j + 1 has seen every peer enter call j, by which
  * time that peer has taken everything of call j - 1, in the half now
  * written again: no sender needs to check that a slot is free. Returns the
@@ -158,6 +158,13 @@ static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const 
 static inline int ush_coll_slot_half(const ush_coll_sync_t *s, ush_coll_seq_t *q)
 {
     return USH_W_RED + (int)(q->slots++ & 1) * (s->lay->red_words / 2);
+}
+
+/* Words per member in a slot half, for the calls that give each member
+ * its own slot (alltoall, fcollect: the slot of the source). */
+static inline int ush_coll_slot_words(const ush_coll_sync_t *s)
+{
+    return s->lay->red_words / 2 / s->set.size;
 }
 
 /* 1 if member's slot at word is empty (its owner took the last payload). */

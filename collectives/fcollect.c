@@ -4,7 +4,9 @@
  *
  * Blocks go straight to their final place in the receivers' dest, and the
  * blocks a member receives never overlap the ones it is sending, so one
- * "ready" per link per call is enough.
+ * "ready" per link per call is enough. Under rd, small blocks skip even
+ * that: they go through per-source slots in the receivers' sync words
+ * (fcollect_slots).
  */
 #include "coll_sync.h"
 
@@ -61,6 +63,22 @@ static void fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
     }
 }
 
+/* Every member's block into its slot on every other member, then the
+ * n - 1 blocks out of our slots into dest (ush_coll_slot_half says why no
+ * slot needs checking). */
+static void fcollect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, void *dest, size_t bytes)
+{
+    int n = s->set.size, v = s->set.me, S = ush_coll_slot_words(s);
+    int half = ush_coll_slot_half(s, q);
+
+    for (int k = 1; k < n; k++)
+        ush_coll_slot_send(s, half + v * S, blk(dest, v, bytes), bytes, (v + k) % n);
+    for (int k = 1; k < n; k++) {
+        int i = (v - k + n) % n;
+        ush_coll_slot_recv(s, half + i * S, blk(dest, i, bytes), bytes);
+    }
+}
+
 /* Ring: in step k each member passes block (v - k) to its right. */
 static void fcollect_ring(const ush_coll_sync_t *s, void *dest, size_t bytes)
 {
@@ -96,12 +114,21 @@ static void fcollect_linear(const ush_coll_sync_t *s, void *dest, size_t bytes)
 
 void ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
-    char *mine = blk(dest, s->set.me, bytes);
+    char           *mine = blk(dest, s->set.me, bytes);
+    ush_coll_seq_t *q;
+
     if (mine != (const char *)src) memmove(mine, src, bytes);
     if (s->set.size == 1) return;
     switch (ush_coll_select(USH_COLL_FCOLLECT, bytes, s->set.size)) {
     case 1:  fcollect_ring(s, dest, bytes); break;
     case 2:  fcollect_linear(s, dest, bytes); break;
-    default: fcollect_rd(s, dest, bytes); break;
+    default:
+        if (bytes <= (size_t)(ush_coll_slot_words(s) - 1) * sizeof(uint64_t) &&
+            (q = ush_coll_seq(s)) != NULL) {
+            fcollect_slots(s, q, dest, bytes);
+        } else {
+            fcollect_rd(s, dest, bytes);
+        }
+        break;
     }
 }

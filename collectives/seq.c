@@ -21,7 +21,8 @@ static size_t           ush_seq_used;
 static size_t seq_hash(const uint64_t *w, const ush_coll_set_t *set, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)w * UINT64_C(0x9e3779b97f4a7c15);
-    h ^= ((uint64_t)(uint32_t)set->start << 32 | (uint32_t)set->size) * UINT64_C(0xc2b2ae3d27d4eb4f);
+    h ^= ((uint64_t)(uint32_t)set->start << 32 | (uint32_t)set->size) *
+         UINT64_C(0xc2b2ae3d27d4eb4f);
     h ^= (uint64_t)(uint32_t)set->stride * UINT64_C(0x165667b19e3779f9);
     return (size_t)(h ^ h >> 29) & (cap - 1);
 }

@@ -56,7 +56,7 @@ void ush_coll_select_init(void);
 
 /* After the words every collective uses (USH_COLL_W_BASE) come regions a
  * member may fill before their owner enters the call (coll_sync.h): the
- * slots of reductions and alltoalls, then the broadcast mailboxes of sets of up to
+ * slots of reductions, alltoalls and fcollects, then the broadcast mailboxes of sets of up to
  * USH_COLL_MBOX_N members, one region per payload class (slots of a tag
  * and 8, 56 or 256 bytes: the smaller the slot, the more calls one cache
  * line carries). Their sizes are a layout: a pSync has room for deep
@@ -72,13 +72,13 @@ typedef struct {
     int mbox_words[USH_COLL_MBOX_CLASSES]; /* mailboxes, by class, after them (0: none) */
 } ush_coll_layout_t;
 
-/* Active sets: reductions and alltoalls need USH_COLL_W_REDUCE words of
- * pSync, broadcasts USH_COLL_W_TOTAL, collects USH_COLL_W_BASE (the
- * SHMEM_*_SYNC_SIZE constants of shmem.h). */
+/* Active sets: broadcasts need USH_COLL_W_TOTAL words of pSync, the
+ * others (but the barrier) USH_COLL_W_REDUCE (the SHMEM_*_SYNC_SIZE
+ * constants of shmem.h). */
 #define USH_COLL_ASET_RED      264
-#define USH_COLL_ASET_MBOX     { 256, 512, 2112 }
+#define USH_COLL_ASET_MBOX     { 256, 1024, 2112 }
 #define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
-#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 512 + 2112)
+#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 1024 + 2112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      132
 #define USH_COLL_TEAM_MBOX     { 16, 64, 0 }

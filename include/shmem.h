@@ -75,17 +75,17 @@ extern "C" {
  * In elements (long for pSync). The collectives keep all their cross-PE
  * state in these words (see docs/collectives.md): the barrier uses one per
  * round of its dissemination pattern (32 cover 2^32 PEs), the others a
- * fixed layout of 136, which reductions and alltoalls extend with slots
- * for small payloads and broadcasts with mailboxes (so none waits for a
- * "ready" from each receiver). pWrk for a *_to_all reduction needs
+ * fixed layout of 136 followed by slots for small payloads (reductions,
+ * alltoalls, fcollects), and for broadcasts by mailboxes (so none waits
+ * for a "ready" from each receiver). pWrk for a *_to_all reduction needs
  * max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
 #define SHMEM_BARRIER_SYNC_SIZE        32
-#define SHMEM_BCAST_SYNC_SIZE          3280
+#define SHMEM_BCAST_SYNC_SIZE          3792
 #define SHMEM_REDUCE_SYNC_SIZE         400
-#define SHMEM_COLLECT_SYNC_SIZE        136
+#define SHMEM_COLLECT_SYNC_SIZE        400
 #define SHMEM_ALLTOALL_SYNC_SIZE       400
 #define SHMEM_ALLTOALLS_SYNC_SIZE      400
-#define SHMEM_SYNC_SIZE                3280
+#define SHMEM_SYNC_SIZE                3792
 #define SHMEM_SYNC_VALUE               0L
 #define SHMEM_REDUCE_MIN_WRKDATA_SIZE  16
 

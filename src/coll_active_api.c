@@ -75,8 +75,8 @@ static ush_coll_sync_t aset_begin(const char *routine, int PE_start, int logPE_s
 _Static_assert(SHMEM_BCAST_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_BCAST_SYNC_SIZE too small");
 _Static_assert(SHMEM_REDUCE_SYNC_SIZE >= USH_COLL_W_REDUCE &&
                SHMEM_ALLTOALL_SYNC_SIZE >= USH_COLL_W_REDUCE &&
-               SHMEM_ALLTOALLS_SYNC_SIZE >= USH_COLL_W_REDUCE, "SHMEM_*_SYNC_SIZE too small");
-_Static_assert(SHMEM_COLLECT_SYNC_SIZE >= USH_COLL_W_BASE, "SHMEM_COLLECT_SYNC_SIZE too small");
+               SHMEM_ALLTOALLS_SYNC_SIZE >= USH_COLL_W_REDUCE &&
+               SHMEM_COLLECT_SYNC_SIZE >= USH_COLL_W_REDUCE, "SHMEM_*_SYNC_SIZE too small");
 _Static_assert(SHMEM_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_SYNC_SIZE too small");
 
 USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -98,7 +98,8 @@ static void aset_bcast(const char *routine, void *dest, const void *source, size
                        size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
                        long *pSync)
 {
-    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_TOTAL);
+    ush_coll_sync_t s =
+        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_TOTAL);
     size_t          bytes;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (PE_root < 0 || PE_root >= PE_size) {
@@ -114,7 +115,8 @@ static void aset_collect(const char *routine, int fixed, void *dest, const void 
                          size_t nelems, size_t esize, int PE_start, int logPE_stride,
                          int PE_size, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_BASE);
+    ush_coll_sync_t s =
+        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
     size_t          bytes, total;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (fixed) {
@@ -131,7 +133,8 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                           ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
                           int logPE_stride, int PE_size, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
+    ush_coll_sync_t s =
+        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }
@@ -196,7 +199,8 @@ static void aset_reduce(const char *routine, void *dest, const void *source, int
                         size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
                         int PE_size, void *pWrk, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
+    ush_coll_sync_t s =
+        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
     if (nreduce < 0) ush_fatal(routine, "nreduce is %d; it must not be negative", nreduce);
     size_t wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;

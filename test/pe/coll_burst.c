@@ -1,8 +1,8 @@
 /*
- * Bursts of broadcasts, reductions and alltoalls with no barrier between
- * them: the calls whose data may reach a member before it has entered the
- * call (broadcast mailboxes, slots of reductions and alltoalls), and whose
- * root may run many calls ahead.
+ * Bursts of broadcasts, reductions, alltoalls and fcollects with no
+ * barrier between them: the calls whose data may reach a member before it
+ * has entered the call (broadcast mailboxes, slots of the others), and
+ * whose root may run many calls ahead.
  *
  * Every member draws the same pseudo-random sequence: per call the kind,
  * the root and the length, which crosses each payload boundary (8, 16,
@@ -20,17 +20,17 @@
 #define MAXN   40 /* longs per block */
 #define MAXPES 8  /* alltoall blocks: larger sets take none */
 
-enum { REDUCE, BCAST, ALLTOALL };
+enum { REDUCE, BCAST, ALLTOALL, FCOLLECT };
 
 static const int lens[] = {1, 2, 7, 8, 32, 33, 40};
 
 static long src[MAXN * MAXPES], dst[MAXN * MAXPES];
-/* [broadcast?][call parity]: broadcasts alternate their own pair, the rest
- * (reductions, alltoalls) share the other. A pSync may be used again once
- * every member is done with its previous call; between two calls on one
- * array there is then always a reduction or alltoall (everyone has left
- * the call before it), or only broadcasts, which is what their mailboxes
- * are for. */
+/* [broadcast?][call parity]: broadcasts alternate their own pair, the
+ * rest (reductions, alltoalls, fcollects) share the other. A pSync may be
+ * used again once every member is done with its previous call; between
+ * two calls on one array there is then always one of the rest (no member
+ * leaves it before every member has entered it), or only broadcasts,
+ * which is what their mailboxes are for. */
 static long psync[2][2][SHMEM_SYNC_SIZE];
 static long pwrk[2][MAXN / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? MAXN / 2 + 1
                                                                  : SHMEM_REDUCE_MIN_WRKDATA_SIZE];
@@ -46,9 +46,9 @@ static call_t draw(uint64_t *rng, int c, int size)
 {
     *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
     uint64_t r = *rng >> 33;
-    call_t   k = { .kind = (int)(r % 3), .root = (int)((r >> 2) % (uint64_t)size),
+    call_t   k = { .kind = (int)(r % 4), .root = (int)((r >> 2) % (uint64_t)size),
                    .n = lens[(r >> 9) % (sizeof lens / sizeof lens[0])] };
-    if (k.kind == ALLTOALL && size > MAXPES) k.kind = REDUCE;
+    if ((k.kind == ALLTOALL || k.kind == FCOLLECT) && size > MAXPES) k.kind = REDUCE;
     if ((c / 500) % 2 == 1) {
         k.kind = BCAST;
         k.root = (c / 50) % size;
@@ -70,20 +70,22 @@ static void maybe_late(int call, int member, int size)
     }
 }
 
-static const char *const kind_name[] = {"reduce", "broadcast", "alltoall"};
+static const char *const kind_name[] = {"reduce", "broadcast", "alltoall", "fcollect"};
 
 /* Checks dst after call c; root_keeps: the root's dest is not written. */
 static void check(int c, call_t k, int me, int size, int root_keeps)
 {
-    int total = k.kind == ALLTOALL ? k.n * size : k.n;
+    int total = k.kind == ALLTOALL || k.kind == FCOLLECT ? k.n * size : k.n;
     for (int i = 0; i < total; i++) {
         long want = 0;
         if (k.kind == REDUCE) {
             for (int m = 0; m < size; m++) want += sv(c, m, i);
         } else if (k.kind == BCAST) {
             want = me == k.root && root_keeps ? -1 : sv(c, k.root, i);
-        } else {
+        } else if (k.kind == ALLTOALL) {
             want = sv(c, i / k.n, me * k.n + i % k.n); /* block i / n, from that member */
+        } else {
+            want = sv(c, i / k.n, i % k.n);
         }
         if (dst[i] != want) {
             CHECK_MSG(0, "call %d (%s, root %d, %d longs): dst[%d] = %ld, expected %ld", c,
@@ -116,8 +118,10 @@ static void aset_burst(aset_t a)
             shmem_broadcast64(dst, src, (size_t)k.n, k.root, a.start, a.logstride, a.size, ps);
         else if (k.kind == REDUCE)
             shmem_long_sum_to_all(dst, src, k.n, a.start, a.logstride, a.size, pwrk[c & 1], ps);
-        else
+        else if (k.kind == ALLTOALL)
             shmem_alltoall64(dst, src, (size_t)k.n, a.start, a.logstride, a.size, ps);
+        else
+            shmem_fcollect64(dst, src, (size_t)k.n, a.start, a.logstride, a.size, ps);
         check(c, k, me, a.size, 1);
     }
 }
@@ -137,8 +141,10 @@ static void team_burst(shmem_team_t team)
             CHECK_EQ(shmem_long_broadcast(team, dst, src, (size_t)k.n, k.root), 0);
         else if (k.kind == REDUCE)
             CHECK_EQ(shmem_long_sum_reduce(team, dst, src, (size_t)k.n), 0);
-        else
+        else if (k.kind == ALLTOALL)
             CHECK_EQ(shmem_long_alltoall(team, dst, src, (size_t)k.n), 0);
+        else
+            CHECK_EQ(shmem_long_fcollect(team, dst, src, (size_t)k.n), 0);
         check(c, k, me, size, 0);
     }
 }

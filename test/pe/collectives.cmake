@@ -126,9 +126,9 @@ foreach(algo rd ring linear)
 endforeach()
 # Mixed back-to-back sequences with late PEs: every algorithm of any kind.
 ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
-# Long bursts of broadcasts, reductions and alltoalls from changing roots,
-# with no barrier: the paths where a root or partner runs calls ahead.
-ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL NPES 2 3 4 8)
+# Long bursts of broadcasts, reductions, alltoalls and fcollects from
+# changing roots, with no barrier: the paths where a member runs ahead.
+ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL FCOLLECT NPES 2 3 4 8)
 
 # The seeds' examples, as written (000 and 004's second example need 8 PEs),
 # under every broadcast, alltoall and reduction algorithm.
