@@ -38,11 +38,17 @@ void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *
     uint64_t s = ++*seq;
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        int to = ush_coll_pe(set, (me + dist) % n);
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
+        int       to  = ush_coll_pe(set, (me + dist) % n);
+        uint64_t *map = ush_ptr(&flags[r], to);
+        /* A release store is all a mapped flag needs: what this PE wrote
+         * or read before is ordered before it, and what it does after is
+         * ordered after the acquire load that sees the peer's flag. */
+        if (map != NULL)
+            __atomic_store_n(map, s, __ATOMIC_RELEASE);
+        else
+            ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
         USH_WAIT_UNTIL(__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) >= s);
     }
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void ush_sync_all(void)
