@@ -7,7 +7,7 @@
  * correct arguments and must pass.
  *
  * Expects SHMEM_SYMMETRIC_SIZE=4M: the heap's base is aligned to 2 MiB
- * (USH_SYMM_MAX_ALIGN) and the library's own objects (about 1 MiB) come
+ * (USH_SYMM_MAX_ALIGN) and the library's own objects (about 1.8 MiB) come
  * first, so a first user block lies in its first 2 MiB and gives its end.
  */
 #include "pe_test.h"
