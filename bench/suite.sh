@@ -261,6 +261,11 @@ EOF
         "$(targets "$tmp/med.csv" n/a | sed -n 's/.*startup.*- *//p')"
 
     printf 'ratio ushmem / Open MPI (medians): 0.35   (below 1...)\n' >"$tmp/startup.txt"
+    printf '0.3\n0.1\n0.2\n' >"$tmp/floor.txt"
+    printf 'bench,target,npes,bytes,ushmem_usec,ompi_usec\npingpong,heap,2,8,0.25,0.26\n' >"$tmp/pp.csv"
+    check "floor" "0.2 3 0.25 0.26" \
+        "$(floor_line "$tmp/floor.txt" "$tmp/pp.csv" | tr -d '();,' |
+           awk '/floor:/ { f = $(NF - 1) } /median/ { print f, $3, $(NF - 5), $(NF - 1) }')"
     check "startup_ratio"  "0.35"   "$(startup_ratio "$tmp/startup.txt")"
     check "startup_ratio none" "n/a" "$(startup_ratio "")"
 

@@ -87,7 +87,7 @@ void ush_coll_alltoall(const ush_coll_sync_t *s, void *dest, const void *src, pt
         send_block(s, dest, src, dst, sst, nelems, esize, v);
         return;
     }
-    if (pairwise && nelems * esize <= (size_t)(ush_coll_slot_words(s) - 1) * sizeof(uint64_t) &&
+    if (pairwise && ush_coll_slot_fits(ush_coll_slot_words(s), nelems * esize) &&
         (q = ush_coll_seq(s)) != NULL) {
         alltoall_slots(s, q, dest, src, dst, sst, nelems, esize);
         return;

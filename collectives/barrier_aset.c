@@ -20,7 +20,7 @@ void ush_coll_barrier_aset(const ush_coll_sync_t *s)
 int ush_coll_word_early(size_t i)
 {
     /* Ready flags and counters, data flags and payload words; and the
-     * reduction slots and broadcast mailboxes, filled by members ahead. */
+     * slots and broadcast mailboxes, filled by members ahead. */
     return (i >= USH_W_DATA && i < USH_W_VAL + 32) || i == USH_W_XREADY || i == USH_W_XDATA ||
            i == USH_W_CNT_READY || i == USH_W_CH_READY || i >= USH_W_RED;
 }

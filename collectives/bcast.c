@@ -87,8 +87,8 @@ typedef struct {
     int depth;  /* D, slots per root */
 } bcast_mbox_t;
 
-/* The class serving bytes over n members, or -1: too many members or too
- * many bytes, or no counts (several threads). */
+/* The class serving bytes on s, with its geometry in m; or -1: too many
+ * members or bytes, or no room for that class in s's layout. */
 static int bcast_mbox_class(const ush_coll_sync_t *s, size_t bytes, bcast_mbox_t *m)
 {
     /* Payload words per slot: with its tag a slot is 16, 64 or 264 bytes. */
@@ -131,12 +131,12 @@ static void bcast_mbox(const ush_coll_sync_t *s, ush_coll_seq_t *q, int cls,
              * until half the queue is: waiting for just this slot would
              * keep the root writing into the cache line the receiver is
              * reading, one transfer each way per call. */
-            uint64_t half = k - (D > 1 ? D / 2 : 1);
+            uint64_t mid = k - (D > 1 ? D / 2 : 1);
             if (ush_coll_slot_empty(s, mbox_word(m, root, k - 1), to)) {
                 *taken = k;
             } else {
-                USH_WAIT_UNTIL(ush_coll_slot_empty(s, mbox_word(m, root, half), to));
-                *taken = half + 1;
+                USH_WAIT_UNTIL(ush_coll_slot_empty(s, mbox_word(m, root, mid), to));
+                *taken = mid + 1;
             }
         }
         ush_coll_slot_send(s, mbox_word(m, root, k), src, bytes, to);

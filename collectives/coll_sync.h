@@ -45,7 +45,7 @@ _Static_assert(USH_W_META + 2 <= USH_COLL_W_BASE, "sync layout exceeds USH_COLL_
 
 /* Call counts of one (sync words, set) on this PE, for the collectives
  * that write into a member's words before it has entered the call (the
- * reduction slots and broadcast mailboxes). Where those writes may go is
+ * slots and the broadcast mailboxes). Where those writes may go is
  * decided by counts alone, so nothing in the words has to say it; every
  * member makes the same calls, so all hold the same counts. */
 typedef struct {
@@ -150,11 +150,11 @@ static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const 
 
 /* The slot region (USH_W_RED, lay->red_words) is cut in two halves, used
  * in turn, by the parity of q->slots, by the reductions, alltoalls and
- * fcollects that go through slots. Neither can finish without every member's data, so a
- * member in such a call j + 1 has seen every peer enter call j, by which
- * time that peer has taken everything of call j - 1, in the half now
- * written again: no sender needs to check that a slot is free. Returns the
- * first word of this call's half. */
+ * fcollects that go through slots. None of them can finish without every
+ * member's data, so a member in such a call j + 1 has seen every peer
+ * enter call j, by which time that peer has taken everything of call
+ * j - 1, in the half now written again: no sender needs to check that a
+ * slot is free. Returns the first word of this call's half. */
 static inline int ush_coll_slot_half(const ush_coll_sync_t *s, ush_coll_seq_t *q)
 {
     return USH_W_RED + (int)(q->slots++ & 1) * (s->lay->red_words / 2);
@@ -165,6 +165,13 @@ static inline int ush_coll_slot_half(const ush_coll_sync_t *s, ush_coll_seq_t *q
 static inline int ush_coll_slot_words(const ush_coll_sync_t *s)
 {
     return s->lay->red_words / 2 / s->set.size;
+}
+
+/* 1 if a payload of bytes fits a slot of words (tag included); a large
+ * set leaves no room (0 words), and then nothing fits. */
+static inline int ush_coll_slot_fits(int words, size_t bytes)
+{
+    return words > 0 && bytes <= (size_t)(words - 1) * sizeof(uint64_t);
 }
 
 /* 1 if member's slot at word is empty (its owner took the last payload). */

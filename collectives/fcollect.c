@@ -123,8 +123,7 @@ void ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, si
     case 1:  fcollect_ring(s, dest, bytes); break;
     case 2:  fcollect_linear(s, dest, bytes); break;
     default:
-        if (bytes <= (size_t)(ush_coll_slot_words(s) - 1) * sizeof(uint64_t) &&
-            (q = ush_coll_seq(s)) != NULL) {
+        if (ush_coll_slot_fits(ush_coll_slot_words(s), bytes) && (q = ush_coll_seq(s)) != NULL) {
             fcollect_slots(s, q, dest, bytes);
         } else {
             fcollect_rd(s, dest, bytes);

@@ -27,7 +27,7 @@ static size_t rd_slot_words(const ush_coll_sync_t *s)
 static void fold_slot(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int word,
                       ush_coll_op_fn_t op)
 {
-    uint64_t x[USH_COLL_ASET_RED]; /* the largest reduction region */
+    uint64_t x[USH_COLL_ASET_RED / 2]; /* more than any slot's payload */
     ush_coll_slot_recv(s, word, x, count * es);
     op(d, x, count);
 }
@@ -66,7 +66,7 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
     uint64_t nch = (count + chunk - 1) / chunk;
     ush_coll_seq_t *q;
 
-    if (count * es <= (rd_slot_words(s) - 1) * sizeof(uint64_t) && (q = ush_coll_seq(s)) != NULL) {
+    if (ush_coll_slot_fits((int)rd_slot_words(s), count * es) && (q = ush_coll_seq(s)) != NULL) {
         reduce_rd_slots(s, q, dest, count, es, op);
         return;
     }
