@@ -11,6 +11,7 @@
 #include "ush.h"
 #include "ush_coll.h"
 #include "ush_rma.h"
+#include "transport/ush_tp.h"
 
 #include <stdint.h>
 
@@ -39,16 +40,20 @@ void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         int       to  = ush_coll_pe(set, (me + dist) % n);
-        uint64_t *map = ush_ptr(&flags[r], to);
-        /* A release store is all a mapped flag needs: what this PE wrote
-         * or read before is ordered before it, and what it does after is
-         * ordered after the acquire load that sees the peer's flag. */
+        uint64_t *map = ush_tp_all_mapped ? ush_ptr(&flags[r], to) : NULL;
+        /* With every peer mapped, a release store is all a flag needs:
+         * what this PE wrote or read before is ordered before it, and what
+         * it does after is ordered after the acquire load that sees the
+         * peer's flag. Otherwise the progress thread may write into our
+         * memory for remote peers, and the barrier goes through UCX (and
+         * its lock) with a full fence, which orders us after it. */
         if (map != NULL)
             __atomic_store_n(map, s, __ATOMIC_RELEASE);
         else
             ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
         USH_WAIT_UNTIL(__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) >= s);
     }
+    if (!ush_tp_all_mapped) __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void ush_sync_all(void)
