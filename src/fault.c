@@ -11,10 +11,13 @@
  */
 #include "ush.h"
 #include "ush_fault.h"
+#include "ush_rma.h"
+#include "ush_symm.h"
 #include "transport/ush_tp.h"
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,27 +30,108 @@ static int ush_fault_under_oshrun(void)
     return l != NULL && strcmp(l, "oshrun") == 0;
 }
 
-static int          ush_fault_exit_done; /* atomic: set by the exiting thread */
-static int          ush_fault_exit_code;
+/* An exit without shmem_finalize (see ush_fault.h). The watchdog thread
+ * decides that this PE left early in one of two ways:
+ *  - the job is on this node with every peer mapped (so nothing reaches a
+ *    PE through UCX, which a waiting PE would serve), and in
+ *    USH_FAULT_LOOKS consecutive looks at the wait beacons, each PE not
+ *    exiting as well sat in one wait and took steps between every two
+ *    looks: nothing but this PE can end those waits, so the job ends at
+ *    once (the usual case: the others are in a barrier). Two intervals,
+ *    not one: a wait this PE satisfied before exiting may still take a
+ *    step (and publish it) after the first look, never in both;
+ *  - USH_FAULT_EXIT_WAIT_MS have passed: the others are presumed still
+ *    working (computing, polling in a loop of their own, or on nodes
+ *    whose beacons this PE cannot read).
+ * A thread other than the waiting one may end a wait when the program
+ * calls OpenSHMEM from several threads, so the beacons count only below
+ * SHMEM_THREAD_SERIALIZED. The lock keeps the decision and the mapped
+ * reads apart from the exiting thread disarming the watchdog (after which
+ * shmem_finalize unmaps the peers). */
+#define USH_FAULT_POLL_MS 10
+#define USH_FAULT_LOOKS   3
+
+static struct {
+    pthread_mutex_t lock;
+    int             done; /* disarmed: the job is ending together */
+    int             code;
+} ush_fault_exit = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Whether the other PEs' beacons can be read, and read them into out. */
+static int ush_fault_read_beacons(uint64_t *out)
+{
+    if (!ush_tp_all_mapped || ush_wait_beacon == NULL ||
+        ush_g.thread_level >= SHMEM_THREAD_SERIALIZED) {
+        return 0;
+    }
+    uintptr_t off = (uintptr_t)ush_wait_beacon - ush_seg[USH_SEG_HEAP].base;
+    for (int pe = 0; pe < ush_g.n_pes; pe++) {
+        const uint64_t *b = (const uint64_t *)(ush_tp_mapped(pe, USH_SEG_HEAP) + off);
+        out[pe] = __atomic_load_n(b, __ATOMIC_ACQUIRE);
+    }
+    return 1;
+}
+
+/* look[0..USH_FAULT_LOOKS-1], oldest first: every other PE exiting since
+ * before the first look, or in one wait throughout and stepping between
+ * every two looks; one at least waiting. (A PE that began to exit during
+ * the looks may have ended waits meanwhile: that needs another round.) */
+static int ush_fault_all_stuck(uint64_t *const *look)
+{
+    int waiting = 0;
+    for (int pe = 0; pe < ush_g.n_pes; pe++) {
+        uint64_t first = look[0][pe];
+        if (pe == ush_g.my_pe || first == USH_WAIT_BEACON_EXITING) continue;
+        if ((first >> 32) == 0) return 0;
+        for (int i = 1; i < USH_FAULT_LOOKS; i++) {
+            if ((look[i][pe] >> 32) != (first >> 32) || look[i][pe] == look[i - 1][pe]) return 0;
+        }
+        waiting++;
+    }
+    return waiting > 0;
+}
 
 static void *ush_fault_exit_timer(void *arg)
 {
-    struct timespec ts = { USH_FAULT_EXIT_WAIT_MS / 1000,
-                           (USH_FAULT_EXIT_WAIT_MS % 1000) * 1000000L };
-    char            msg[256];
-    int             code = ush_fault_exit_code;
+    const struct timespec poll = { 0, USH_FAULT_POLL_MS * 1000000L };
+    size_t                n    = (size_t)ush_g.n_pes;
+    uint64_t             *buf  = calloc(USH_FAULT_LOOKS * n, sizeof(uint64_t));
+    uint64_t             *look[USH_FAULT_LOOKS];
+    int                   seen = buf != NULL, looks = 0; /* consecutive looks so far */
+    char                  msg[256];
 
     (void)arg;
-    nanosleep(&ts, NULL);
-    if (__atomic_load_n(&ush_fault_exit_done, __ATOMIC_ACQUIRE)) return NULL;
+    for (int i = 0; i < USH_FAULT_LOOKS; i++) look[i] = buf ? buf + i * n : NULL;
+    pthread_mutex_lock(&ush_fault_exit.lock);
+    for (int ms = 0; ms < USH_FAULT_EXIT_WAIT_MS && !ush_fault_exit.done; ms += USH_FAULT_POLL_MS) {
+        pthread_mutex_unlock(&ush_fault_exit.lock);
+        nanosleep(&poll, NULL);
+        pthread_mutex_lock(&ush_fault_exit.lock);
+        if (ush_fault_exit.done || !seen) continue;
+        if (looks == USH_FAULT_LOOKS) { /* the oldest look makes room */
+            uint64_t *oldest = look[0];
+            memmove(look, look + 1, (USH_FAULT_LOOKS - 1) * sizeof(look[0]));
+            look[USH_FAULT_LOOKS - 1] = oldest;
+            looks--;
+        }
+        seen = ush_fault_read_beacons(look[looks]);
+        if (seen && ++looks == USH_FAULT_LOOKS && ush_fault_all_stuck(look)) break;
+    }
+    free(buf);
+    if (ush_fault_exit.done) {
+        pthread_mutex_unlock(&ush_fault_exit.lock);
+        return NULL;
+    }
+    /* left early: the lock stays taken, so the exiting thread cannot go on
+     * to unmap anything while the job ends */
     snprintf(msg, sizeof(msg),
              "ushmem: PE %d exited (status %d) without calling shmem_finalize; call it on "
              "every PE before exiting",
-             ush_g.my_pe, code);
+             ush_g.my_pe, ush_fault_exit.code);
     if (!ush_fault_under_oshrun()) {
         fprintf(stderr, "%s\n", msg);
     }
-    ush_tp_abort(code ? code : 1, msg);
+    ush_tp_abort(ush_fault_exit.code ? ush_fault_exit.code : 1, msg);
     return NULL;
 }
 
@@ -55,8 +139,9 @@ void ush_fault_exit_watchdog(int code)
 {
     pthread_t tid;
 
-    ush_fault_exit_code = code;
-    __atomic_store_n(&ush_fault_exit_done, 0, __ATOMIC_RELEASE);
+    ush_fault_exit.code = code;
+    ush_fault_exit.done = 0;
+    ush_wait_beacon_exiting();
     if (pthread_create(&tid, NULL, ush_fault_exit_timer, NULL) == 0) {
         pthread_detach(tid);
     }
@@ -64,7 +149,9 @@ void ush_fault_exit_watchdog(int code)
 
 void ush_fault_exit_watchdog_done(void)
 {
-    __atomic_store_n(&ush_fault_exit_done, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&ush_fault_exit.lock);
+    ush_fault_exit.done = 1;
+    pthread_mutex_unlock(&ush_fault_exit.lock);
 }
 
 const char *ush_fault_global_exit_msg(int status)

@@ -170,7 +170,9 @@ static void ush_atexit(int code, void *arg)
             /* a PMIx fence first: the finalize barrier would match a user
              * barrier the others are waiting in */
             ush_fault_exit_watchdog(code);
-            (void)ush_tp_exit_fence(!ush_g.progress_thread);
+            if (ush_tp_exit_fence(!ush_g.progress_thread) == USH_TP_OK) {
+                ush_fault_exit_watchdog_done(); /* every PE is exiting */
+            }
         }
         ush_g.init_count = 1;
         pshmem_finalize();
@@ -243,6 +245,7 @@ static void ush_init(int requested)
 
     ush_symm_init();
     ush_coll_init();
+    ush_wait_beacon_init();
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
@@ -292,6 +295,7 @@ USH_API(void, shmem_finalize)(void)
     ush_g.initialized = 0;
     ush_fault_fini();
     ush_tp_progress_thread_stop();
+    ush_wait_beacon_fini();
     ush_symm_fini();
     ush_tp_finalize();
 }

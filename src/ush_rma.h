@@ -78,8 +78,22 @@ void ush_fence(shmem_ctx_t ctx);
  * Reads of the waited-on variable must be volatile or atomic loads. */
 typedef struct {
     unsigned steps;
+    unsigned serial; /* names this wait in the beacon, once it has published */
 } ush_wait_t;
 void ush_wait_step(ush_wait_t *w);
+
+/* The wait beacon: one symmetric word where this PE's waits publish which
+ * wait they are in (a serial, high half) and how many steps it has taken
+ * (low half), so that a PE exiting without shmem_finalize can see every
+ * other PE stuck waiting, for it, and end the job at once (fault.c).
+ * Taken from the heap at shmem_init, forgotten at shmem_finalize. */
+#define USH_WAIT_BEACON_EXITING UINT64_MAX
+extern uint64_t *ush_wait_beacon;
+void ush_wait_beacon_init(void);
+void ush_wait_beacon_fini(void);
+/* This PE is exiting: the beacon says so, and waits no longer publish
+ * (its finalize barrier is not a wait the others could be stuck on). */
+void ush_wait_beacon_exiting(void);
 
 #define USH_WAIT_UNTIL(cond)                      \
     do {                                          \

@@ -26,10 +26,51 @@
 /* A gap this long (in TSC cycles, about 2 us) between two failed polls
  * means the program's poll loop started over. */
 #define USH_POLL_GAP_CYCLES 5000
+/* A wait publishes its steps in the beacon from this step on, at every
+ * step (a store to a line of this PE's that nobody reads until a peer
+ * exits early): a PE yielding to a busy core may take only a few steps in
+ * the 10 ms between two looks. Shorter waits (a ping-pong) never do. */
+#define USH_WAIT_BEACON_FROM 16
+
+uint64_t       *ush_wait_beacon;
+static int      ush_wait_exiting;
+static unsigned ush_wait_serial; /* atomic: the last serial handed out */
+
+void ush_wait_beacon_init(void)
+{
+    ush_wait_beacon  = ush_symm_internal_alloc(64); /* a line of its own */
+    *ush_wait_beacon = 0;
+}
+
+void ush_wait_beacon_fini(void)
+{
+    ush_wait_beacon = NULL; /* the heap goes away */
+}
+
+void ush_wait_beacon_exiting(void)
+{
+    __atomic_store_n(&ush_wait_exiting, 1, __ATOMIC_RELAXED);
+    if (ush_wait_beacon) {
+        __atomic_store_n(ush_wait_beacon, USH_WAIT_BEACON_EXITING, __ATOMIC_RELEASE);
+    }
+}
+
+static void ush_wait_publish(ush_wait_t *w)
+{
+    uint64_t *beacon = ush_wait_beacon;
+
+    if (beacon == NULL || __atomic_load_n(&ush_wait_exiting, __ATOMIC_RELAXED)) return;
+    while (w->serial == 0 || w->serial == UINT32_MAX) { /* neither "none" nor EXITING */
+        w->serial = __atomic_add_fetch(&ush_wait_serial, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(beacon, (uint64_t)w->serial << 32 | w->steps, __ATOMIC_RELAXED);
+}
 
 void ush_wait_step(ush_wait_t *w)
 {
     unsigned step = w->steps++;
+
+    if (step >= USH_WAIT_BEACON_FROM) ush_wait_publish(w);
 
     /* Serve remote operations that need this PE (emulated RMA/AMO) and
      * complete our own. */
@@ -51,7 +92,7 @@ void ush_poll_step(void)
     static __thread ush_wait_t poll;
 
     uint64_t now = __rdtsc();
-    if (now - last_tsc > USH_POLL_GAP_CYCLES) poll.steps = 0;
+    if (now - last_tsc > USH_POLL_GAP_CYCLES) poll = (ush_wait_t){ 0 };
     last_tsc = now;
     ush_wait_step(&poll);
 }

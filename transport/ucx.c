@@ -409,9 +409,12 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
     return rkey;
 }
 
+/* For the job-wide fences of exit and finalize, which take a PMIx round
+ * trip at least: a PE done with its own part makes room for the PEs (and
+ * the PMIx server) still on their way, which may need this core. */
 static void ush_tp_progress_worker(void *worker)
 {
-    ucp_worker_progress(worker);
+    if (!ucp_worker_progress(worker) && ush_tp_yield) sched_yield();
 }
 
 static void ush_tp_progress_none(void *worker)

@@ -16,8 +16,9 @@ prog=$1
 # fault to after oshrun's exit (including starting the clock program, so
 # on the safe side), oshrun ends these jobs in 20-90 ms on a 2-core
 # machine, at most 170 ms at load average 10 (a -j2 test suite and other
-# builds beside); an early exit takes the library's 0.6 s wait for the
-# others on top (420-450 ms), so the worst margin is about 2x.
+# builds beside). An early exit takes 60-70 ms when the others wait in a
+# barrier (the library sees them stuck), 630-680 ms when they compute (it
+# gives them 0.6 s to exit too), so the worst margin is about 1.5x.
 # USH_FAULT_BOUND_MS overrides it for an even slower machine.
 bound=${USH_FAULT_BOUND_MS:-1000}
 tag=ush-fault-$$-$(date +%s%N)
@@ -128,6 +129,19 @@ for wait in barrier compute; do
     expect_no_grep "$err" "returned from a wait"
     expect_nothing_left
 done
+
+# Not a fault: every PE exits without shmem_finalize, one after the other,
+# each once its predecessor has handed it a token. While the token
+# travels, the PEs left are all waiting but one, which computes: none of
+# the exiting PEs may take that for an early exit (8 PEs on 2 cores, so
+# waiters are often descheduled, and 40 ms a hop: over the 30 ms a stuck
+# job is given, under the 600 ms the others are given to exit too).
+run_fault 8 "$prog" exit-chain 40
+expect_status 0
+[ "$(grep -c 'passed the token on' "$out")" -eq 8 ] || fail "exit-chain: not every PE passed the token on"
+expect_no_grep "$err" "shmem_finalize"
+expect_nothing_left
+echo "  exit-chain: status 0, every PE passed the token on"
 
 # a hang is not detected (nothing failed), but --timeout ends it cleanly
 run_fault 2 --timeout 2 "$prog" fault hang 1 0 barrier

@@ -17,6 +17,11 @@
  *          (shmem_global_exit(STATUS)) or hang (sleeps for ever: only the
  *          launcher's time limit ends the job). Just before the fault it
  *          writes CLOCK_MONOTONIC in ns to LAUNCH_TEST_PIDDIR/fault.time.
+ *   shmem_behave exit-chain MS            no PE calls shmem_finalize: PE 0
+ *          returns at once after handing a token to PE 1; PE r waits for
+ *          it, computes MS ms, hands it on and returns. Not an early exit:
+ *          while the token travels, all but one of the PEs left are
+ *          waiting, and the job must still end with status 0.
  *   shmem_behave clock                    print CLOCK_MONOTONIC in ns (no
  *                                         shmem_init): the scripts' clock
  *
@@ -118,6 +123,18 @@ static int fault(int argc, char **argv)
 }
 
 static long never_set;   /* symmetric (static data); nobody writes it */
+static long token;       /* symmetric: exit-chain's */
+
+static int exit_chain(int npes, long ms)
+{
+    if (me > 0) {
+        shmem_long_wait_until(&token, SHMEM_CMP_NE, 0);
+        nap_ms(ms);
+    }
+    if (me + 1 < npes) shmem_long_p(&token, 1, me + 1);
+    printf("PE %d: passed the token on\n", me);
+    return 0;   /* finalized implicitly at exit */
+}
 
 int main(int argc, char **argv)
 {
@@ -164,6 +181,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "fault") == 0 && argc > 5) {
         return fault(argc, argv);
+    }
+    if (strcmp(mode, "exit-chain") == 0 && argc > 2) {
+        return exit_chain(npes, atol(argv[2]));
     }
     if (strcmp(mode, "exit-after-finalize") == 0 && argc > 3) {
         shmem_finalize();
