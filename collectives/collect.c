@@ -72,13 +72,14 @@ static void collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, siz
 
 void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
+    /* (a member with nothing to give may pass NULL buffers) */
     if (s->set.size == 1) {
-        if (dest != src) memmove(dest, src, bytes);
+        if (bytes && dest != src) memmove(dest, src, bytes);
         return;
     }
     uint64_t off = collect_offset(s, bytes);
     char    *d   = dest;
-    if (d + off != (const char *)src) memmove(d + off, src, bytes);
+    if (bytes && d + off != (const char *)src) memmove(d + off, src, bytes);
     if (ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1) {
         collect_ring(s, d, off, bytes);
     } else {

@@ -107,6 +107,7 @@ static void aset_bcast(const char *routine, void *dest, const void *source, size
                   "0 to %d", PE_root, PE_size - 1);
     }
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
+    if (bytes == 0) return; /* every member has nothing to do (buffers may be NULL) */
     /* The root's dest stays as it was (seeds 000, 003). */
     ush_coll_bcast(&s, dest, source, bytes, PE_root);
 }
@@ -123,6 +124,7 @@ static void aset_collect(const char *routine, int fixed, void *dest, const void 
         USH_CHECK_NBYTES(routine, "nelems (times PE_size)", nelems, esize * (size_t)PE_size,
                          &total);
         USH_CHECK_SYMM(routine, "dest", dest, total);
+        if (bytes == 0) return;
         ush_coll_fcollect(&s, dest, source, bytes);
     } else {
         ush_coll_collect(&s, dest, source, bytes);
@@ -148,6 +150,7 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                          esize, &span);
         USH_CHECK_SYMM(routine, "dest", dest, span);
     }
+    if (nelems == 0) return;
     ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
 }
 
@@ -202,6 +205,7 @@ static void aset_reduce(const char *routine, void *dest, const void *source, int
     ush_coll_sync_t s =
         aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
     if (nreduce < 0) ush_fatal(routine, "nreduce is %d; it must not be negative", nreduce);
+    if (nreduce == 0) return; /* pWrk, dest and source may be NULL */
     size_t wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     USH_CHECK_SYMM(routine, "pWrk", pWrk, wrk * esize);

@@ -60,6 +60,7 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
                   team->size, team->size - 1);
     }
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
+    if (bytes == 0) return 0; /* every member has nothing to do (buffers may be NULL) */
     /* Team broadcast also fills the root's dest (seed 001). */
     if (team->my_pe == PE_root && dest != source) memmove(dest, source, bytes);
     ush_coll_bcast(&s, dest, source, bytes, PE_root);
@@ -77,6 +78,7 @@ static int team_collect(const char *routine, int fixed, shmem_team_t team, void 
         USH_CHECK_NBYTES(routine, "nelems (times the team size)", nelems,
                          esize * (size_t)team->size, &total);
         USH_CHECK_SYMM(routine, "dest", dest, total);
+        if (bytes == 0) return 0;
         ush_coll_fcollect(&s, dest, source, bytes);
     } else {
         ush_coll_collect(&s, dest, source, bytes);
@@ -100,6 +102,7 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
                          span + 1, esize, &span);
         USH_CHECK_SYMM(routine, "dest", dest, span);
     }
+    if (nelems == 0) return 0;
     ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
     return team_end(team);
 }
@@ -112,6 +115,7 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nreduce", nreduce, esize, &bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
+    if (bytes == 0) return 0;
     ush_coll_reduce(&s, dest, source, nreduce, esize, op);
     return team_end(team);
 }
@@ -124,6 +128,7 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
+    if (bytes == 0) return 0;
     ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive);
     return team_end(team);
 }

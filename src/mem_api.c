@@ -69,9 +69,18 @@ USH_API(void *, shmem_malloc_with_hints)(size_t size, long hints)
 
 USH_API(void *, shmem_align)(size_t alignment, size_t size)
 {
-    if (alignment == 0 || (alignment & (alignment - 1)) || alignment > USH_SYMM_MAX_ALIGN) {
+    if (alignment == 0 || (alignment & (alignment - 1))) {
+        ush_warn("shmem_align", "alignment %zu is not a power of two; returning NULL",
+                 alignment);
+        ush_barrier_all();
+        return NULL;
+    }
+    if (alignment > ush_symm_heap_align) {
         ush_warn("shmem_align",
-                 "alignment %zu is not a power of two up to %zu; returning NULL", alignment,
+                 "alignment %zu is more than this heap can give the same on every PE (%zu, "
+                 "a sixteenth of SHMEM_SYMMETRIC_SIZE=%zu rounded down to a power of two, "
+                 "at least %zu and at most %zu); returning NULL: raise SHMEM_SYMMETRIC_SIZE",
+                 alignment, ush_symm_heap_align, ush_g.env.symmetric_size, USH_SYMM_MIN_ALIGN,
                  USH_SYMM_MAX_ALIGN);
         ush_barrier_all();
         return NULL;

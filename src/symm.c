@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 ush_seg_t ush_seg[USH_SEG_COUNT];
+size_t    ush_symm_heap_align = USH_SYMM_MIN_ALIGN;
 
 /* The linker marks where the executable's writable data starts and where
  * its bss ends (glibc's crt defines __data_start; ld defines _end). */
@@ -96,12 +97,21 @@ void ush_symm_check_limits(void)
     }
 }
 
+/* See ush_symm.h. */
+static size_t ush_symm_align_for(size_t size)
+{
+    size_t align = USH_SYMM_MIN_ALIGN;
+    while (align < USH_SYMM_MAX_ALIGN && 2 * align <= size / 16) align *= 2;
+    return align;
+}
+
 void ush_symm_init(void)
 {
     size_t size = ush_symm_heap_size();
     void  *base;
 
-    ush_tp_status_t st = ush_tp_seg_alloc(USH_SEG_HEAP, size, USH_SYMM_MAX_ALIGN, &base);
+    ush_symm_heap_align = ush_symm_align_for(size);
+    ush_tp_status_t st = ush_tp_seg_alloc(USH_SEG_HEAP, size, ush_symm_heap_align, &base);
     if (st != USH_TP_OK) {
         ush_fatal("shmem_init",
                   "cannot allocate the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s; "

@@ -23,8 +23,13 @@ typedef struct {
 
 /* The allocator aligns addresses, yet must give the same offsets on every
  * PE: so the heap's base is aligned to the largest alignment shmem_align
- * accepts. */
-#define USH_SYMM_MAX_ALIGN ((size_t)2 << 20)
+ * accepts, ush_symm_heap_align: a sixteenth of the heap rounded down to a
+ * power of two, at least USH_SYMM_MIN_ALIGN (huge pages) and at most
+ * USH_SYMM_MAX_ALIGN. The heap's mapping is that much longer (address
+ * space only: pages are backed when touched). */
+#define USH_SYMM_MIN_ALIGN ((size_t)2 << 20)
+#define USH_SYMM_MAX_ALIGN ((size_t)1 << 30)
+extern size_t ush_symm_heap_align;
 
 /* Stops the job (ush_fatal) when this node cannot back SHMEM_SYMMETRIC_SIZE
  * for each of its PEs (memory and swap; /dev/shm when UCX must use it).

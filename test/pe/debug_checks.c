@@ -7,7 +7,7 @@
  * correct arguments and must pass.
  *
  * Expects SHMEM_SYMMETRIC_SIZE=4M: the heap's base is aligned to 2 MiB
- * (USH_SYMM_MAX_ALIGN) and the library's own objects (about 1.8 MiB) come
+ * (USH_SYMM_MIN_ALIGN) and the library's own objects (about 1.8 MiB) come
  * first, so a first user block lies in its first 2 MiB and gives its end.
  */
 #include "pe_test.h"
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #define HEAP_SIZE  ((uintptr_t)4 << 20) /* SHMEM_SYMMETRIC_SIZE */
-#define HEAP_ALIGN ((uintptr_t)2 << 20) /* USH_SYMM_MAX_ALIGN */
+#define HEAP_ALIGN ((uintptr_t)2 << 20) /* USH_SYMM_MIN_ALIGN */
 
 static long          sym_long[8];
 static long          sym_lock;
