@@ -8,6 +8,7 @@
 #include "ush_symm.h"
 #include "transport/ush_tp.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static inline int ush_translate(const void *addr, size_t len, size_t *off)
@@ -19,6 +20,67 @@ static inline int ush_translate(const void *addr, size_t len, size_t *off)
     return seg;
 }
 
+/* A put through the mapping writes every byte of the destination once,
+ * unlike memcpy: glibc copies 8 to 15 bytes as two overlapping 8-byte
+ * stores, so an 8-byte put wrote its word twice, and other sizes store
+ * some of their vectors twice. A PE waiting for such a word could see the
+ * first store, clear the word, and take the second store for a new
+ * message (a put + wait_until ping-pong then drifts out of step and
+ * hangs). A naturally aligned element is one store; anything else up to
+ * USH_COPY_ONCE_MAX is rep movsb, which writes each byte once. Larger
+ * puts, where rep movsb is a quarter slower than memcpy's streaming
+ * stores, take memcpy for all but their last USH_COPY_TAIL bytes, which
+ * are written once and last: a flag at the end of a large put is safe. */
+#define USH_COPY_ONCE_MAX ((size_t)64 << 10)
+#define USH_COPY_TAIL     ((size_t)4 << 10)
+
+static inline void ush_copy_once(void *dst, const void *src, size_t n)
+{
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+}
+
+static inline void ush_copy_to_peer(void *dst, const void *src, size_t n)
+{
+    uintptr_t d = (uintptr_t)dst;
+
+    switch (n) {
+    case 8:
+        if ((d & 7) == 0) {
+            uint64_t v;
+            memcpy(&v, src, 8);
+            __atomic_store_n((uint64_t *)dst, v, __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    case 4:
+        if ((d & 3) == 0) {
+            uint32_t v;
+            memcpy(&v, src, 4);
+            __atomic_store_n((uint32_t *)dst, v, __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    case 2:
+        if ((d & 1) == 0) {
+            uint16_t v;
+            memcpy(&v, src, 2);
+            __atomic_store_n((uint16_t *)dst, v, __ATOMIC_RELAXED);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    if (n > USH_COPY_ONCE_MAX) {
+        size_t body = n - USH_COPY_TAIL;
+        memcpy(dst, src, body);
+        dst = (char *)dst + body;
+        src = (const char *)src + body;
+        n   = USH_COPY_TAIL;
+    }
+    ush_copy_once(dst, src, n);
+}
+
 /* Contiguous transfer: a copy through the mapping, or UCX; blocking waits
  * for local completion (source reusable, destination filled). */
 static inline void ush_contig(shmem_ctx_t ctx, int is_put, int blocking, void *dest,
@@ -28,8 +90,10 @@ static inline void ush_contig(shmem_ctx_t ctx, int is_put, int blocking, void *d
     int    seg = ush_translate(is_put ? dest : src, nbytes, &off);
     pe         = ush_ctx_world_pe(ctx, pe);
     char  *map = ush_tp_mapped(pe, seg);
-    if (map) {
-        memcpy(is_put ? map + off : dest, is_put ? src : map + off, nbytes);
+    if (map && is_put) {
+        ush_copy_to_peer(map + off, src, nbytes);
+    } else if (map) {
+        memcpy(dest, map + off, nbytes);
     } else if (is_put) {
         ush_tp_put(ctx->tp, pe, seg, off, src, nbytes, blocking);
     } else {
@@ -76,8 +140,10 @@ static void ush_strided(shmem_ctx_t ctx, int is_put, char *dest, const char *src
         char       *d = dest + (ptrdiff_t)i * dst * (ptrdiff_t)elem;
         const char *s = src + (ptrdiff_t)i * sst * (ptrdiff_t)elem;
         size_t      roff = off + i * (size_t)(is_put ? dst : sst) * elem;
-        if (map) {
-            memcpy(is_put ? map + roff : d, is_put ? s : map + roff, blk);
+        if (map && is_put) {
+            ush_copy_to_peer(map + roff, s, blk);
+        } else if (map) {
+            memcpy(d, map + roff, blk);
         } else if (is_put) {
             ush_tp_put(ctx->tp, pe, seg, roff, s, blk, 0);
         } else {
