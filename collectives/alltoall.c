@@ -8,6 +8,19 @@
  */
 #include "coll_sync.h"
 
+/* Copies nelems elements of es bytes, from stride sst to stride dst
+ * (within this PE). */
+static void copy_strided(char *to, ptrdiff_t dst, const char *from, ptrdiff_t sst, size_t nelems,
+                         size_t es)
+{
+    if (dst == 1 && sst == 1) {
+        memmove(to, from, nelems * es);
+        return;
+    }
+    for (size_t e = 0; e < nelems; e++)
+        memmove(to + (size_t)dst * e * es, from + (size_t)sst * e * es, es);
+}
+
 /* Block j of member i: element sst * j * nelems of src, stride sst;
  * lands at element dst * i * nelems of member j's dest, stride dst. */
 static void send_block(const ush_coll_sync_t *s, char *dest, const char *src, ptrdiff_t dst,
@@ -19,26 +32,12 @@ static void send_block(const ush_coll_sync_t *s, char *dest, const char *src, pt
 
     if (nelems == 0) return;
     if (j == v) {
-        if (dst == 1 && sst == 1) {
-            memmove(to, from, nelems * es);
-        } else {
-            for (size_t e = 0; e < nelems; e++) {
-                memmove(to + (size_t)dst * e * es, from + (size_t)sst * e * es, es);
-            }
-        }
+        copy_strided(to, dst, from, sst, nelems, es);
     } else if (dst == 1 && sst == 1) {
         ush_coll_put(s, to, from, nelems * es, j);
     } else {
         ush_iput(SHMEM_CTX_DEFAULT, to, from, dst, sst, nelems, es, ush_coll_world(s, j));
     }
-}
-
-/* Copies nelems elements of es bytes, from stride sst to stride dst. */
-static void copy_strided(char *to, ptrdiff_t dst, const char *from, ptrdiff_t sst, size_t nelems,
-                         size_t es)
-{
-    for (size_t e = 0; e < nelems; e++)
-        memcpy(to + (size_t)dst * e * es, from + (size_t)sst * e * es, es);
 }
 
 /* Member v's block for j goes to slot v of the current half on j, in the

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 void ush_check_fail_init(const char *routine)
 {
@@ -44,12 +45,22 @@ void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
     for (int s = 0; s < USH_SEG_COUNT; s++) {
         if (ush_seg[s].size && a - ush_seg[s].base < ush_seg[s].size) {
             size_t room = ush_seg[s].size - (a - ush_seg[s].base);
+            /* A work array is simply too small; anything else was given
+             * a count too large for it. */
+            int         psync = strcmp(arg, "pSync") == 0, pwrk = strcmp(arg, "pWrk") == 0;
+            const char *fix   = psync ? "declare pSync with the SHMEM_*_SYNC_SIZE constant "
+                                        "this routine's description names"
+                              : pwrk ? "declare pWrk with max(nreduce/2 + 1, "
+                                       "SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements"
+                                     : "pass a count that fits the symmetric object";
             ush_fatal(routine,
                       "%s (%p, %zu bytes) starts in %s %s but only %zu bytes remain before "
-                      "its end: the length (nelems, or the strides and block count) runs %zu "
-                      "bytes past that end; pass a count that fits the symmetric object",
+                      "its end: %s runs %zu bytes past that end; %s",
                       arg, addr, nbytes, ush_seg_name[s], ush_seg_range(s, r0, sizeof(r0)),
-                      room, nbytes - room);
+                      room,
+                      psync || pwrk ? "the array the routine needs"
+                                    : "the length (nelems, or the strides and block count)",
+                      nbytes - room, fix);
         }
     }
 

@@ -26,7 +26,7 @@ static inline int ush_translate(const void *addr, size_t len, size_t *off)
  * some of their vectors twice. A PE waiting for such a word could see the
  * first store, clear the word, and take the second store for a new
  * message (a put + wait_until ping-pong then drifts out of step and
- * hangs). A naturally aligned element is one store; anything else up to
+ * hangs). A naturally aligned 1/2/4/8-byte element is one store; anything else up to
  * USH_COPY_ONCE_MAX is rep movsb, which writes each byte once. Larger
  * puts, where rep movsb measured up to a fifth slower than memcpy (8-PE
  * alltoalls of 32 KiB blocks), take memcpy for all but their last
@@ -53,6 +53,7 @@ static inline void ush_copy_to_peer(void *dst, const void *src, size_t n)
 {
     uintptr_t d = (uintptr_t)dst;
 
+    if (n == 1) USH_STORE_ONE_(uint8_t);
     if (n == 8 && (d & 7) == 0) USH_STORE_ONE_(uint64_t);
     if (n == 4 && (d & 3) == 0) USH_STORE_ONE_(uint32_t);
     if (n == 2 && (d & 1) == 0) USH_STORE_ONE_(uint16_t);

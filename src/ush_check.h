@@ -50,12 +50,13 @@ void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__(
 /* Remote (symmetric) argument `arg` of nbytes bytes: one range compare per
  * segment; only a failure works out which segment was missed and by how
  * much (check.c). Zero bytes are never touched, so any address will do
- * (the specification's annex: "len is 0, pointer is null: supported"). */
+ * (the specification's annex: "len is 0, pointer is null: supported"),
+ * which only a failed lookup needs to ask. */
 #define USH_CHECK_SYMM(routine, arg, addr, nbytes)                            \
     do {                                                                      \
         size_t ush_off_;                                                      \
-        if (USH_UNLIKELY((nbytes) != 0 &&                                     \
-                         ush_seg_find((addr), (nbytes), &ush_off_) < 0))      \
+        if (USH_UNLIKELY(ush_seg_find((addr), (nbytes), &ush_off_) < 0) &&    \
+            (nbytes) != 0)                                                    \
             ush_check_fail_symm(routine, arg, addr, nbytes);                  \
     } while (0)
 

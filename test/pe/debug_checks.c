@@ -154,6 +154,22 @@ static void c_bcast_nonsymm(int bad)
     shmem_free(sdst);
 }
 
+/* A reduce-sized pSync at the very end of the heap given to a broadcast,
+ * which needs SHMEM_BCAST_SYNC_SIZE: the message says to declare it so. */
+static long sym_bcast_psync[SHMEM_BCAST_SYNC_SIZE];
+static void c_psync_short(int bad)
+{
+    char     *blk   = shmem_malloc(64);
+    uintptr_t end   = ((uintptr_t)blk & ~(HEAP_ALIGN - 1)) + HEAP_SIZE;
+    long     *short_psync = (long *)end - SHMEM_REDUCE_SYNC_SIZE; /* zero: never used */
+    long      src[4] = { 1, 2, 3, 4 };
+    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++) sym_bcast_psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_broadcast64(blk, src, 4, 0, 0, 0, shmem_n_pes(), bad ? short_psync : sym_bcast_psync);
+    shmem_barrier_all();
+    shmem_free(blk);
+}
+
 static void c_alltoall_span(int bad)
 {
     int   n   = shmem_n_pes();
@@ -275,6 +291,7 @@ static const struct {
     { "lock_nonsymm", c_lock_nonsymm },
     { "signal_overflow", c_signal_overflow },
     { "bcast_nonsymm", c_bcast_nonsymm },
+    { "psync_short", c_psync_short },
     { "alltoall_span", c_alltoall_span },
     { "aset_past_job", c_aset_past_job },
     { "aset_stride", c_aset_stride },
