@@ -120,11 +120,15 @@ void ush_check_fail_heap_ptr(const char *routine, const void *ptr)
                   "free each block once and set the pointer to NULL afterwards",
                   ptr);
     case USH_HEAP_PTR_OUTSIDE:
+        /* The user's part: the segment also holds the library's objects,
+         * which no shmem_malloc returned. */
+        snprintf(r0, sizeof(r0), "[%#lx, %#lx)", (unsigned long)ush_symm_user.base,
+                 (unsigned long)(ush_symm_user.base + ush_symm_user.size));
         ush_fatal(routine,
                   "ptr %p is not in the symmetric heap %s: only pointers from "
                   "shmem_malloc/calloc/align/realloc may be given (static, stack and "
                   "malloc() memory must not)",
-                  ptr, ush_seg_range(USH_SEG_HEAP, r0, sizeof(r0)));
+                  ptr, r0);
     case USH_HEAP_PTR_LIVE:
         break;
     }

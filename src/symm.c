@@ -1,6 +1,8 @@
 /*
  * Symmetric segments: the heap (allocated by UCX so node-local peers can map
- * it) and the executable's static data and bss, registered in place.
+ * it) and the executable's static data and bss, registered in place. The
+ * heap segment holds the library's own objects, then the user's heap (see
+ * ush_symm.h for the layout).
  */
 #include "ush.h"
 #include "ush_symm.h"
@@ -18,7 +20,24 @@
 #include <unistd.h>
 
 ush_seg_t ush_seg[USH_SEG_COUNT];
+ush_seg_t ush_symm_user;
 size_t    ush_symm_heap_align = USH_SYMM_MIN_ALIGN;
+
+/* Bytes of the library's part handed out so far (a bump allocator: the
+ * library's objects live until finalize). */
+static size_t ush_symm_lib_used;
+
+/* Internal objects start on cache lines of their own. The library's part
+ * is a whole number of huge pages, so the segment starts as aligned as the
+ * user's base (which the transport aligns) and so do the objects. */
+#define USH_SYMM_LIB_ALIGN 64
+_Static_assert(USH_SYMM_LIB_BYTES % USH_SYMM_MIN_ALIGN == 0,
+               "the library's part must be a whole number of huge pages");
+/* The size is stated to users: SHMEM_SYMMETRIC_SIZE's help (ush_env.h,
+ * printed by oshinfo) and docs/environment.md say so many MiB. */
+_Static_assert(USH_SYMM_LIB_BYTES == (size_t)8 << 20,
+               "USH_SYMM_LIB_BYTES changed: update the MiB in SHMEM_SYMMETRIC_SIZE's help "
+               "(src/ush_env.h), docs/environment.md and docs/design.md, then this line");
 
 /* The linker marks where the executable's writable data starts and where
  * its bss ends (glibc's crt defines __data_start; ld defines _end). */
@@ -39,62 +58,21 @@ static uint64_t ush_symm_proc_limit(const char *path)
     return v;
 }
 
-/* The heap's size: SHMEM_SYMMETRIC_SIZE, at least a page. */
-static size_t ush_symm_heap_size(void)
+/* The user's heap: SHMEM_SYMMETRIC_SIZE rounded up to whole pages (at
+ * least one), so a single block of exactly that size always fits whatever
+ * the allocator's granularity. Saturates instead of wrapping: a size that
+ * large is refused by ush_symm_check_limits. */
+static size_t ush_symm_user_size(void)
 {
-    return ush_g.env.symmetric_size < 4096 ? 4096 : ush_g.env.symmetric_size;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), size = ush_g.env.symmetric_size;
+    if (size > SIZE_MAX - USH_SYMM_LIB_BYTES - page) return SIZE_MAX - USH_SYMM_LIB_BYTES;
+    return size == 0 ? page : (size + page - 1) / page * page;
 }
 
-/* Refuse, at init, a heap this node cannot back. UCX maps its pages
- * lazily: a heap larger than memory (or than /dev/shm, where UCX's posix
- * segments live) would "succeed" here and end later with SIGBUS or the
- * OOM killer when touched - and a killed PE leaves its /dev/shm file. Every
- * PE on the node allocates its own heap, so the node needs
- * local_size * size. */
-void ush_symm_check_limits(void)
+/* The whole segment: the library's part, then the user's. */
+static size_t ush_symm_seg_size(void)
 {
-    const size_t   size = ush_symm_heap_size();
-    const uint64_t npe  = ush_g.local_size > 0 ? (uint64_t)ush_g.local_size : 1;
-    const uint64_t need = (uint64_t)size > UINT64_MAX / npe ? UINT64_MAX : size * npe;
-    struct sysinfo si;
-
-    /* Shared memory can be swapped, never more. */
-    if (sysinfo(&si) == 0) {
-        uint64_t mem = ((uint64_t)si.totalram + si.totalswap) * si.mem_unit;
-        if (need > mem) {
-            ush_fatal("shmem_init",
-                      "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
-                      "node needs %" PRIu64 " bytes, more than its memory and swap (%" PRIu64
-                      " bytes); lower SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 " or run fewer "
-                      "PEs per node",
-                      size, npe, need, mem, mem / npe);
-        }
-    }
-
-    /* UCX tries System V shared memory first, which does not use /dev/shm;
-     * it falls back to /dev/shm files (posix) when a segment exceeds the
-     * System V limits. Only then must /dev/shm hold every heap. */
-    uint64_t shmmax = ush_symm_proc_limit("/proc/sys/kernel/shmmax");
-    uint64_t shmall = ush_symm_proc_limit("/proc/sys/kernel/shmall");
-    long     page   = sysconf(_SC_PAGESIZE);
-    uint64_t sysv_total = page > 0 && shmall <= UINT64_MAX / (uint64_t)page
-                        ? shmall * (uint64_t)page : UINT64_MAX;
-    const char    *dir = getenv("UCX_POSIX_DIR"); /* where UCX puts them */
-    struct statvfs vfs;
-    if (dir == NULL || *dir == '\0') dir = "/dev/shm";
-    if ((size > shmmax || need > sysv_total) && statvfs(dir, &vfs) == 0) {
-        uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-        if (need > avail) {
-            ush_fatal("shmem_init",
-                      "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
-                      "node needs %" PRIu64 " bytes in %s (above the System V limits "
-                      "kernel.shmmax=%" PRIu64 ", kernel.shmall=%" PRIu64 " pages), which has "
-                      "%" PRIu64 " free; lower SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 ", "
-                      "free or enlarge %s (mount -o remount,size=...), or raise "
-                      "kernel.shmmax",
-                      size, npe, need, dir, shmmax, shmall, avail, avail / npe, dir);
-        }
-    }
+    return USH_SYMM_LIB_BYTES + ush_symm_user_size();
 }
 
 /* See ush_symm.h. */
@@ -105,20 +83,95 @@ static size_t ush_symm_align_for(size_t size)
     return align;
 }
 
+/* The largest SHMEM_SYMMETRIC_SIZE that fits avail bytes for npe PEs when
+ * each PE needs extra bytes besides it. */
+static uint64_t ush_symm_fits(uint64_t avail, uint64_t npe, uint64_t extra)
+{
+    return avail / npe > extra ? avail / npe - extra : 0;
+}
+
+/* Refuse, at init, a heap this node cannot back. System V segments are
+ * backed lazily: a heap larger than memory would "succeed" here and end
+ * later with SIGBUS or the OOM killer when touched. Posix segments (files
+ * in /dev/shm) are written through at allocation by UCX, which fails
+ * noisily and falls back to memory peers cannot map when the directory is
+ * too small - and a killed PE leaves its /dev/shm file. Every PE on the
+ * node allocates its own heap segment (SHMEM_SYMMETRIC_SIZE plus the
+ * library's part), so the node needs local_size times that. */
+void ush_symm_check_limits(void)
+{
+    const size_t   size = ush_symm_seg_size(); /* the user's and the library's */
+    const uint64_t npe  = ush_g.local_size > 0 ? (uint64_t)ush_g.local_size : 1;
+    const uint64_t need = (uint64_t)size > UINT64_MAX / npe ? UINT64_MAX : size * npe;
+    struct sysinfo si;
+
+    /* Shared memory can be swapped, never more. */
+    if (sysinfo(&si) == 0) {
+        uint64_t mem = ((uint64_t)si.totalram + si.totalswap) * si.mem_unit;
+        if (need > mem) {
+            ush_fatal("shmem_init",
+                      "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
+                      "node, plus the library's own %zu, needs %" PRIu64 " bytes, more than "
+                      "its memory and swap (%" PRIu64 " bytes); lower SHMEM_SYMMETRIC_SIZE to "
+                      "at most %" PRIu64 " or run fewer PEs per node",
+                      ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, need, mem,
+                      ush_symm_fits(mem, npe, USH_SYMM_LIB_BYTES));
+        }
+    }
+
+    /* UCX tries System V shared memory first, which does not use /dev/shm;
+     * it falls back to /dev/shm files (posix) when a segment exceeds the
+     * System V limits. Only then must /dev/shm hold every heap - each as
+     * UCX maps it, with the alignment slack (ush_tp_seg_alloc). */
+    const size_t   slack = ush_symm_align_for(ush_symm_user_size());
+    const uint64_t map   = (uint64_t)size + slack < size ? UINT64_MAX : (uint64_t)size + slack;
+    const uint64_t map_need = map > UINT64_MAX / npe ? UINT64_MAX : map * npe;
+    uint64_t shmmax = ush_symm_proc_limit("/proc/sys/kernel/shmmax");
+    uint64_t shmall = ush_symm_proc_limit("/proc/sys/kernel/shmall");
+    long     page   = sysconf(_SC_PAGESIZE);
+    uint64_t sysv_total = page > 0 && shmall <= UINT64_MAX / (uint64_t)page
+                        ? shmall * (uint64_t)page : UINT64_MAX;
+    const char    *dir = getenv("UCX_POSIX_DIR"); /* where UCX puts them */
+    struct statvfs vfs;
+    if (dir == NULL || *dir == '\0') dir = "/dev/shm";
+    if ((map > shmmax || map_need > sysv_total) && statvfs(dir, &vfs) == 0) {
+        uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+        if (map_need > avail) {
+            ush_fatal("shmem_init",
+                      "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
+                      "node, plus the library's own %zu and %zu of alignment, needs %" PRIu64
+                      " bytes in %s (above the System V limits kernel.shmmax=%" PRIu64
+                      ", kernel.shmall=%" PRIu64 " pages), which has %" PRIu64 " free; lower "
+                      "SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 ", free or enlarge %s (mount "
+                      "-o remount,size=...), or raise kernel.shmmax",
+                      ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, slack, map_need, dir,
+                      shmmax, shmall, avail,
+                      ush_symm_fits(avail, npe, USH_SYMM_LIB_BYTES + slack), dir);
+        }
+    }
+}
+
 void ush_symm_init(void)
 {
-    size_t size = ush_symm_heap_size();
+    size_t user = ush_symm_user_size(), size = ush_symm_seg_size();
     void  *base;
 
-    ush_symm_heap_align = ush_symm_align_for(size);
-    ush_tp_status_t st = ush_tp_seg_alloc(USH_SEG_HEAP, size, ush_symm_heap_align, &base);
+    /* What shmem_align can promise depends on the user's size alone; the
+     * transport aligns the user's base, USH_SYMM_LIB_BYTES into the
+     * segment. */
+    ush_symm_heap_align = ush_symm_align_for(user);
+    ush_tp_status_t st = ush_tp_seg_alloc(USH_SEG_HEAP, size, ush_symm_heap_align,
+                                          USH_SYMM_LIB_BYTES, &base);
     if (st != USH_TP_OK) {
         ush_fatal("shmem_init",
-                  "cannot allocate the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s; "
-                  "lower SHMEM_SYMMETRIC_SIZE or free shared memory (/dev/shm)",
-                  size, ush_tp_strerror());
+                  "cannot allocate the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE=%zu "
+                  "plus the library's own %zu): %s; lower SHMEM_SYMMETRIC_SIZE or free shared "
+                  "memory (/dev/shm)",
+                  size, ush_g.env.symmetric_size, USH_SYMM_LIB_BYTES, ush_tp_strerror());
     }
     ush_seg[USH_SEG_HEAP] = (ush_seg_t){ .base = (uintptr_t)base, .size = size };
+    ush_symm_user = (ush_seg_t){ .base = (uintptr_t)base + USH_SYMM_LIB_BYTES, .size = user };
+    ush_symm_lib_used = 0;
 
     if ((uintptr_t)__data_start && (uintptr_t)_end > (uintptr_t)__data_start) {
         size_t dsize = (size_t)(_end - __data_start);
@@ -134,20 +187,23 @@ void ush_symm_init(void)
         ush_seg[USH_SEG_DATA] = (ush_seg_t){ .base = (uintptr_t)__data_start, .size = dsize };
     }
 
-    ush_g.heap = ush_heap_create(base, size);
+    ush_g.heap = ush_heap_create((void *)ush_symm_user.base, ush_symm_user.size);
     if (!ush_g.heap) ush_fatal("shmem_init", "out of memory creating the heap allocator");
 }
 
 void *ush_symm_internal_alloc(size_t size)
 {
-    void *p = ush_heap_alloc(ush_g.heap, size, 64);
-    if (!p) {
+    size_t off = (ush_symm_lib_used + USH_SYMM_LIB_ALIGN - 1) & ~(size_t)(USH_SYMM_LIB_ALIGN - 1);
+    if (off > USH_SYMM_LIB_BYTES || size > USH_SYMM_LIB_BYTES - off) {
+        /* Not the user's to fix: the constant is too small for this build. */
         ush_fatal("shmem_init",
-                  "the symmetric heap (SHMEM_SYMMETRIC_SIZE=%zu bytes) cannot hold the "
-                  "library's own %zu bytes; raise SHMEM_SYMMETRIC_SIZE",
-                  ush_g.env.symmetric_size, size);
+                  "internal error: the library's own symmetric objects need more than "
+                  "USH_SYMM_LIB_BYTES=%zu bytes (%zu taken, %zu more asked); raise "
+                  "USH_SYMM_LIB_BYTES in src/ush_symm.h",
+                  USH_SYMM_LIB_BYTES, ush_symm_lib_used, size);
     }
-    return p;
+    ush_symm_lib_used = off + size;
+    return (void *)(ush_seg[USH_SEG_HEAP].base + off);
 }
 
 void ush_symm_fini(void)
@@ -155,4 +211,6 @@ void ush_symm_fini(void)
     ush_heap_destroy(ush_g.heap);
     ush_g.heap = NULL;
     for (int s = 0; s < USH_SEG_COUNT; s++) ush_seg[s] = (ush_seg_t){ 0 };
+    ush_symm_user     = (ush_seg_t){ 0 };
+    ush_symm_lib_used = 0;
 }

@@ -65,8 +65,10 @@ void ush_ctx_progress_all(void);
  * the allocator over the heap, and the internal symmetric objects. */
 void ush_symm_init(void);
 void ush_symm_fini(void);
-/* Symmetric memory for the library itself, taken from the heap at init in
- * the same order on every PE (so the same offsets everywhere). */
+/* Symmetric memory for the library itself, from the library's part of the
+ * heap segment (USH_SYMM_LIB_BYTES, ush_symm.h), never the user's: taken
+ * in the same order on every PE (so the same offsets everywhere) and kept
+ * until finalize. 64-byte aligned. */
 void *ush_symm_internal_alloc(size_t size);
 
 /* "ushmem: PE <n>: <routine>: <message>" on stderr, then the whole job

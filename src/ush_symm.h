@@ -21,23 +21,49 @@ typedef struct {
     size_t    size;
 } ush_seg_t;
 
+/* The heap segment is two parts:
+ *
+ *   [base, base + USH_SYMM_LIB_BYTES)     the library's own symmetric
+ *                                         objects (ush_symm_internal_alloc)
+ *   [ush_symm_user.base,                  the user's heap: all of
+ *    ush_symm_user.base + .size)          SHMEM_SYMMETRIC_SIZE, in whole
+ *                                         pages, for shmem_malloc & co.
+ *
+ * so a user who sets SHMEM_SYMMETRIC_SIZE gets all of it, and the user's
+ * part ends the segment: a transfer running past the last block is caught
+ * by the address check instead of landing in the library's sync words.
+ *
+ * The library's part is bump-allocated in the same order on every PE (the
+ * same offsets everywhere) and never freed until finalize. Its size is a
+ * constant, the sum of what init takes (about 1.8 MiB: team sync words
+ * and scratch, barrier flags, active-set scratch, the wait beacon) with
+ * room to spare; raise it when adding internal objects (init stops with a
+ * message naming it if they do not fit; symm.c's static assertion lists
+ * the documents that state the size). Untouched pages of a System V
+ * segment cost nothing (UCX writes a posix one through). */
+#define USH_SYMM_LIB_BYTES ((size_t)8 << 20)
+
 /* The allocator aligns addresses, yet must give the same offsets on every
- * PE: so the heap's base is aligned to the largest alignment shmem_align
- * accepts, ush_symm_heap_align: a sixteenth of the heap rounded down to a
- * power of two, at least USH_SYMM_MIN_ALIGN (huge pages) and at most
- * USH_SYMM_MAX_ALIGN. The heap's mapping is that much longer (address
- * space only: pages are backed when touched). */
+ * PE: so the user heap's base is aligned to the largest alignment
+ * shmem_align accepts, ush_symm_heap_align: a sixteenth of
+ * SHMEM_SYMMETRIC_SIZE rounded down to a power of two, at least
+ * USH_SYMM_MIN_ALIGN (huge pages) and at most USH_SYMM_MAX_ALIGN. The
+ * heap's mapping is that much longer (address space only in a System V
+ * segment, whose pages are backed when touched). */
 #define USH_SYMM_MIN_ALIGN ((size_t)2 << 20)
 #define USH_SYMM_MAX_ALIGN ((size_t)1 << 30)
 extern size_t ush_symm_heap_align;
 
-/* Stops the job (ush_fatal) when this node cannot back SHMEM_SYMMETRIC_SIZE
- * for each of its PEs (memory and swap; /dev/shm when UCX must use it).
- * Called before the transport exists, so a refusal leaves no UCX segment
- * behind. (ush_symm_init itself is declared in ush.h.) */
+/* Stops the job (ush_fatal) when this node cannot back the heap segment
+ * (SHMEM_SYMMETRIC_SIZE plus USH_SYMM_LIB_BYTES) for each of its PEs
+ * (memory and swap; /dev/shm when UCX must use it). Called before the
+ * transport exists, so a refusal leaves no UCX segment behind.
+ * (ush_symm_init itself is declared in ush.h.) */
 void ush_symm_check_limits(void);
 
 extern ush_seg_t ush_seg[USH_SEG_COUNT];
+/* The user's part of ush_seg[USH_SEG_HEAP], which the allocator manages. */
+extern ush_seg_t ush_symm_user;
 
 /* Which segment holds [addr, addr+len): two range compares, no search.
  * Returns the segment id and its offset, or -1 when addr is not symmetric. */

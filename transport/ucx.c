@@ -153,7 +153,8 @@ static ush_tp_status_t ush_tp_seg_map(int seg, ucp_mem_map_params_t *mp)
     return USH_TP_OK;
 }
 
-ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out)
+ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, size_t lead,
+                                 void **base_out)
 {
     /* UCX allocates through its shared-memory domains first (sysv, posix),
      * which is what lets node-local peers map the heap with ucp_rkey_ptr. */
@@ -165,8 +166,10 @@ ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base
     ush_tp_status_t st = ush_tp_seg_map(seg, &mp);
     if (st != USH_TP_OK) return st;
     ush_tp_private_sysv();
-    /* The segment is the aligned part; the rkey covers the whole mapping. */
-    uintptr_t base = ((uintptr_t)ush_tp.seg_base[seg] + align - 1) & ~(uintptr_t)(align - 1);
+    /* The segment starts less than align bytes into the mapping, where its
+     * byte lead is aligned; the rkey covers the whole mapping. */
+    uintptr_t base = (((uintptr_t)ush_tp.seg_base[seg] + lead + align - 1) &
+                      ~(uintptr_t)(align - 1)) - lead;
     ush_tp.seg_base[seg] = (void *)base;
     ush_tp.seg_size[seg] = size;
     *base_out = (void *)base;

@@ -75,8 +75,10 @@ extern ush_tp_thread_t ush_tp_thread_job;
 ush_tp_status_t ush_tp_progress_thread_start(void);
 void            ush_tp_progress_thread_stop(void);
 /* Allocates and registers segment seg: memory peers on this node can map.
- * Its base is aligned to align (a power of two). */
-ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, void **base_out);
+ * The byte at offset lead is aligned to align (a power of two), so a part
+ * of the segment may come before an aligned one. */
+ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, size_t lead,
+                                 void **base_out);
 /* Backs existing memory with a memfd in place (same address, same
  * contents) so node-local peers can map it too. Call before registering. */
 ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size);

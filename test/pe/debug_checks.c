@@ -6,9 +6,10 @@
  * nothing is left behind). `debug_checks ok` makes the same calls with
  * correct arguments and must pass.
  *
- * Expects SHMEM_SYMMETRIC_SIZE=4M: the heap's base is aligned to 2 MiB
- * (USH_SYMM_MIN_ALIGN) and the library's own objects (about 1.8 MiB) come
- * first, so a first user block lies in its first 2 MiB and gives its end.
+ * Expects SHMEM_SYMMETRIC_SIZE=4M, all of it the user's: the user's heap
+ * starts 2 MiB-aligned (USH_SYMM_MIN_ALIGN) and ends the heap segment (the
+ * library's own objects lie before it), so a first user block lies in its
+ * first 2 MiB and gives the segment's end.
  */
 #include "pe_test.h"
 
@@ -81,13 +82,15 @@ static void c_past_heap(int bad)
     shmem_free(blk);
 }
 
-/* Starts in the heap, but the length runs past its end. */
+/* Starts in the heap, but the length runs past its end: the whole heap
+ * from its first block, plus one byte. */
 static void c_len_past_heap(int bad)
 {
     char *blk = shmem_malloc(64);
     char  src[64] = { 0 };
     if (bad) {
-        shmem_putmem(blk, src, HEAP_SIZE, shmem_my_pe());
+        uintptr_t end = ((uintptr_t)blk & ~(HEAP_ALIGN - 1)) + HEAP_SIZE;
+        shmem_putmem(blk, src, end - (uintptr_t)blk + 1, shmem_my_pe());
     } else {
         shmem_putmem(blk, src, sizeof(src), shmem_my_pe());
     }

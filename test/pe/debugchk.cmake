@@ -9,7 +9,8 @@
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/UshPeTest.cmake)
 
-# debug_checks.c derives the heap's end from SHMEM_SYMMETRIC_SIZE=4M.
+# debug_checks.c derives the heap's end from SHMEM_SYMMETRIC_SIZE=4M (all
+# of it the user's, ending the heap segment).
 set(USH_DEBUGCHK_ENV SHMEM_SYMMETRIC_SIZE=4M)
 
 # Controls: every case with correct arguments passes.
@@ -59,7 +60,7 @@ ush_debugchk(nonsymm_stack
 ush_debugchk(past_heap
     "shmem_long_put: dest \\(${hex}, 8 bytes\\) is not symmetric: it is 24 bytes past the end of the symmetric heap \\[" 1 0)
 ush_debugchk(len_past_heap
-    "shmem_putmem: dest \\(${hex}, 4194304 bytes\\) starts in the symmetric heap .* the length \\(nelems" 1 0)
+    "shmem_putmem: dest \\(${hex}, 4194305 bytes\\) starts in the symmetric heap .* the length \\(nelems.* runs 1 bytes past that end" 1 0)
 ush_debugchk(nelems_overflow "shmem_long_put: nelems = [0-9]+ elements of 8 bytes overflows size_t" 1 0)
 ush_debugchk(strided_span    "shmem_long_iput: dest \\(${hex}, [0-9]+ bytes\\) starts in the symmetric heap .* runs [0-9]+ bytes past" 1 0)
 ush_debugchk(amo_nonsymm     "shmem_long_atomic_inc: dest \\(${hex}, 8 bytes\\) is not symmetric" 1 0)
