@@ -174,3 +174,7 @@ USHMEM_AMO_DEPR_TYPES(USH_AMO_DEPR)
     { T old; ush_api_amo_fetch("shmem_" #N "_swap", SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &old, dest, &value, NULL, sizeof(T), pe); return old; }
 
 USHMEM_AMO_DEPR_EXT_TYPES(USH_AMO_DEPR_EXT)
+
+/* SOS's shmemx_ names of the non-blocking fetching and bitwise atomics
+ * (<shmemx.h>). */
+USHMEM_X_LIST_AMO

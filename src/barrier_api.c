@@ -18,3 +18,6 @@ USH_API(void, shmem_sync_all)(void)
     USH_CHECK_INIT("shmem_sync_all");
     ush_sync_all();
 }
+
+/* SOS's shmemx_ name (USHMEM_X_LIST_SETUP of <shmemx.h>). */
+USH_SHMEMX_ALIAS(sync_all)

@@ -224,3 +224,6 @@ USH_API(int, shmem_alltoallsmem)(shmem_team_t team, void *dest, const void *sour
 USHMEM_REDUCE_BIT_TYPES(USH_TEAM_BIT_)
 USHMEM_REDUCE_MINMAX_TYPES(USH_TEAM_MINMAX_)
 USHMEM_REDUCE_ARITH_TYPES(USH_TEAM_ARITH_)
+
+/* SOS's shmemx_ names of the team-based collectives and scans (<shmemx.h>). */
+USHMEM_X_LIST_COLL

@@ -146,3 +146,8 @@ USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)
     *team = ctx->team;
     return 0;
 }
+
+/* SOS's shmemx_ names of the team context routines (USHMEM_X_LIST_TEAM of
+ * <shmemx.h>). */
+USH_SHMEMX_ALIAS(team_create_ctx)
+USH_SHMEMX_ALIAS(ctx_get_team)

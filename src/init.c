@@ -312,3 +312,6 @@ USH_API(void, start_pes)(int npes)
     (void)npes; /* ignored, as the spec says */
     ush_init(SHMEM_THREAD_SINGLE);
 }
+
+/* SOS's shmemx_ name (USHMEM_X_LIST_SETUP of <shmemx.h>). */
+USH_SHMEMX_ALIAS(query_initialized)

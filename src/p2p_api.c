@@ -266,3 +266,6 @@ USH_API(void, shmem_wait)(long *ivar, long cmp_value)
     { ush_wait_until("shmem_" #N "_wait", ush_p2p_pred_##N, ivar, sizeof(T), SHMEM_CMP_NE, &cmp_value); }
 
 USHMEM_P2P_WAIT_DEPR_TYPES(USH_P2P_WAIT_DEPR)
+
+/* SOS's shmemx_ names of the _all/_any/_some routines (<shmemx.h>). */
+USHMEM_X_LIST_P2P

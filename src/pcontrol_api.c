@@ -10,3 +10,6 @@ USH_API(void, shmem_pcontrol)(int level, ...)
 {
     (void)level;
 }
+
+/* SOS's shmemx_ name (USHMEM_X_LIST_SETUP of <shmemx.h>). */
+USH_SHMEMX_ALIAS(pcontrol)

@@ -186,3 +186,6 @@ USH_API(void, shmem_getmem_nbi)(void *dest, const void *source, size_t nelems, i
 { ush_api_contig("shmem_getmem_nbi", SHMEM_CTX_DEFAULT, 0, 1, dest, source, nelems, 1, pe); }
 USH_API(void, shmem_ctx_getmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe)
 { ush_api_contig("shmem_ctx_getmem_nbi", ctx, 0, 1, dest, source, nelems, 1, pe); }
+
+/* SOS's shmemx_ names of the block-strided routines (<shmemx.h>). */
+USHMEM_X_LIST_RMA

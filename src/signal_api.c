@@ -162,3 +162,6 @@ USH_API(uint64_t, shmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return v;
 }
+
+/* SOS's shmemx_ names of the signaling routines (<shmemx.h>). */
+USHMEM_X_LIST_SIGNAL

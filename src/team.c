@@ -327,3 +327,12 @@ USH_API(void *, shmem_team_ptr)(shmem_team_t team, const void *dest, int pe)
     }
     return ush_ptr(dest, ush_team_world_pe(team, pe));
 }
+
+/* SOS's shmemx_ names of these team routines (USHMEM_X_LIST_TEAM of
+ * <shmemx.h>; its context routines are in ctx.c). */
+USH_SHMEMX_ALIAS(team_my_pe)
+USH_SHMEMX_ALIAS(team_n_pes)
+USH_SHMEMX_ALIAS(team_translate_pe)
+USH_SHMEMX_ALIAS(team_split_strided)
+USH_SHMEMX_ALIAS(team_split_2d)
+USH_SHMEMX_ALIAS(team_sync)

@@ -7,8 +7,9 @@
 #      and their type lists equal the type table's *_STD lists;
 #   3. wrong argument types to a generic macro do not compile, while the same
 #      call with a right type does;
-#   4. the headers define no macro outside SHMEM_*, _SHMEM_*, USHMEM_*, ush_*
-#      and the spec's generic names;
+#   4. the headers define no macro outside SHMEM_*, SHMEMX_*, _SHMEM_*,
+#      USHMEM_*, ush_*, the spec's generic names and SOS's generic shmemx_
+#      names (shmemx.h);
 #   5. pshmem.h declares a p-twin for every routine shmem.h declares, and
 #      shmem.h declares the spec's symbols (per group of the symbol table).
 # Usage: check-headers.sh [include-dir]   (default: the directory above this
@@ -188,12 +189,13 @@ printf '#include <stddef.h>\n#include <stdint.h>\n' >"$tmp/base.c"
 printf '#include <stddef.h>\n#include <stdint.h>\n#include <pshmem.h>\n#include <shmemx.h>\n#include <mpp/shmem.h>\n' >"$tmp/all.c"
 gcc -std=c11 -dM -E "$tmp/base.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m0"
 gcc -std=c11 -dM -E -I"$inc" "$tmp/all.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m1"
-stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |
+stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|SHMEMX_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |
         grep -Ev '^shmem_(put|get|p|g|iput|iget|ibput|ibget|put_nbi|get_nbi|put_signal(_nbi)?|signal_(add|set)|atomic_[a-z_]*|wait_until[a-z_]*|test[a-z_]*)$' |
         grep -Ev '^shmem_(broadcast|collect|fcollect|alltoalls?|(and|or|xor|max|min|sum|prod)_reduce|sum_(in|ex)scan|sync)$' |
-        grep -Ev '^shmem_(swap|cswap|fadd|finc|add|inc|fetch|set)$')
+        grep -Ev '^shmem_(swap|cswap|fadd|finc|add|inc|fetch|set)$' |
+        grep -Ev '^shmemx_(ibput|ibget|put_signal(_nbi)?|signal_(add|set)|atomic_[a-z_]*_nbi|(wait_until|test)_(all|any|some)|sum_(in|ex)scan)$')
 if [ -z "$stray" ]; then
-    pass "no stray macros ($(comm -13 "$tmp/m0" "$tmp/m1" | wc -l) new macros, all prefixed or spec generics)"
+    pass "no stray macros ($(comm -13 "$tmp/m0" "$tmp/m1" | wc -l) new macros, all prefixed or spec/SOS generics)"
 else
     fail "stray macros:"; printf '  %s\n' $stray
 fi
