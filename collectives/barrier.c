@@ -27,6 +27,7 @@ void ush_coll_init(void)
 {
     ush_barrier_flags = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
     ush_coll_aset_scratch = ush_symm_internal_alloc(USH_COLL_ASET_SCRATCH);
+    ush_coll_chan_init();
     for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
     ush_barrier_seq = 0;
     ush_coll_seq_drop(NULL, 0);

@@ -1,8 +1,8 @@
 /*
- * Active-set barrier over the caller's pSync: the dissemination pattern of
- * barrier.c, one signal per round, on words USH_W_BAR + r. Round r hears
- * only from member me - 2^r, so each word has one sender; the API resets
- * the words on return.
+ * Active-set barrier on the channel of the caller's pSync: the
+ * dissemination pattern of barrier.c, one signal per round, on words
+ * USH_W_BAR + r. Round r hears only from member me - 2^r, so each word has
+ * one sender, and each signal is taken back by the wait it was meant for.
  */
 #include "coll_sync.h"
 
@@ -15,12 +15,4 @@ void ush_coll_barrier_aset(const ush_coll_sync_t *s)
         ush_coll_wait(s, USH_W_BAR + r);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-int ush_coll_word_early(size_t i)
-{
-    /* Ready flags and counters, data flags and payload words; and the
-     * slots and broadcast mailboxes, filled by members ahead. */
-    return (i >= USH_W_DATA && i < USH_W_VAL + 32) || i == USH_W_XREADY || i == USH_W_XDATA ||
-           i == USH_W_CNT_READY || i == USH_W_CH_READY || i >= USH_W_RED;
 }

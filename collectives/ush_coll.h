@@ -72,9 +72,7 @@ typedef struct {
     int mbox_words[USH_COLL_MBOX_CLASSES]; /* mailboxes, by class, after them (0: none) */
 } ush_coll_layout_t;
 
-/* Active sets: broadcasts need USH_COLL_W_TOTAL words of pSync, the
- * others (but the barrier) USH_COLL_W_REDUCE (the SHMEM_*_SYNC_SIZE
- * constants of shmem.h). */
+/* Active sets: the words of one channel (aset_chan.c), all regions. */
 #define USH_COLL_ASET_RED      264
 #define USH_COLL_ASET_MBOX     { 256, 1024, 2112 }
 #define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
@@ -86,7 +84,8 @@ typedef struct {
 extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
 
 /* Where a collective keeps its cross-PE state.
- *   w        symmetric words: the caller's pSync (active set) or one bank
+ *   w        symmetric words: the channel of the caller's pSync (active
+ *            set, aset_chan.c) or one bank
  *            of the team's sync words, laid out as lay says. A flag
  *            counts signals not yet consumed (a signal adds one, a wait
  *            takes one back), so a word is 0 again once its owner has seen
@@ -102,17 +101,26 @@ typedef struct {
     size_t                   scratch_bytes;
 } ush_coll_sync_t;
 
-/* The active-set barrier uses only the first USH_COLL_W_BAR_WORDS. */
-#define USH_COLL_W_BAR_WORDS 32
+/* Channels of the active-set routines (aset_chan.c): the state of a call
+ * lives in a block of library symmetric memory bound to its (pSync, set);
+ * pSync itself serves only the first call's agreement on which block, in
+ * its first USH_COLL_PSYNC_WORDS words (the SHMEM_*_SYNC_SIZE constants
+ * must cover them). */
+#define USH_COLL_PSYNC_WORDS 3
+void ush_coll_chan_init(void);
+/* The channel of (pSync, set): bound earlier, or agreed on now with the
+ * other members (collective over set then). Pass it to ush_coll_chan_put
+ * when the call is done. */
+int       ush_coll_chan_get(const ush_coll_set_t *set, long *pSync);
+uint64_t *ush_coll_chan_words(int chan);
+/* End of a call on chan (s->w its words): a borrowed channel is handed
+ * back after a barrier over the set; a bound one needs nothing. */
+void ush_coll_chan_put(const ush_coll_sync_t *s, int chan);
 
 /* Forget the call counts kept for sync words in [w, w + words) (a team's,
  * when it is destroyed), or all of them (w NULL, at init). Collective. */
 void ush_coll_seq_drop(const uint64_t *w, size_t words);
 
-/* 1 if another member may store into word i of a collective's sync words
- * before this member has entered the call (its "ready" flags and
- * counters): a pSync check on entry must not judge those. */
-int ush_coll_word_early(size_t i);
 
 typedef enum {
     USH_COLL_BARRIER,
@@ -123,6 +131,10 @@ typedef enum {
     USH_COLL_REDUCE,
     USH_COLL_KINDS
 } ush_coll_kind_t;
+
+/* The direct reduction (members that map each other's memory) serves sets
+ * of at most this many members. */
+#define USH_COLL_DIRECT_MAX 16
 
 /* The algorithm for one call: forced by SHMEM_<KIND>_ALGORITHM, else the
  * selection table by (kind, bytes, set size). bytes and n must be the same

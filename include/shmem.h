@@ -72,20 +72,20 @@ extern "C" {
 #define SHMEM_SIGNAL_ADD 1
 
 /* ---- Work arrays of the active-set collectives ------------------------- *
- * In elements (long for pSync). The collectives keep all their cross-PE
- * state in these words (see docs/collectives.md): the barrier uses one per
- * round of its dissemination pattern (32 cover 2^32 PEs), the others a
- * fixed layout of 136 followed by slots for small payloads (reductions,
- * alltoalls, fcollects), and for broadcasts by mailboxes (so none waits
- * for a "ready" from each receiver). pWrk for a *_to_all reduction needs
+ * In elements (long for pSync). Every routine uses at most the first three
+ * words of pSync, and only on the first call with a given (pSync, active
+ * set): they agree there on a block of the library's own symmetric memory
+ * that holds the call's state from then on (see docs/collectives.md). So
+ * all the sizes are equal, and a pSync declared with any of them serves
+ * every routine. pWrk for a *_to_all reduction needs
  * max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
-#define SHMEM_BARRIER_SYNC_SIZE        32
-#define SHMEM_BCAST_SYNC_SIZE          3792
-#define SHMEM_REDUCE_SYNC_SIZE         400
-#define SHMEM_COLLECT_SYNC_SIZE        400
-#define SHMEM_ALLTOALL_SYNC_SIZE       400
-#define SHMEM_ALLTOALLS_SYNC_SIZE      400
-#define SHMEM_SYNC_SIZE                3792
+#define SHMEM_BARRIER_SYNC_SIZE        4
+#define SHMEM_BCAST_SYNC_SIZE          4
+#define SHMEM_REDUCE_SYNC_SIZE         4
+#define SHMEM_COLLECT_SYNC_SIZE        4
+#define SHMEM_ALLTOALL_SYNC_SIZE       4
+#define SHMEM_ALLTOALLS_SYNC_SIZE      4
+#define SHMEM_SYNC_SIZE                4
 #define SHMEM_SYNC_VALUE               0L
 #define SHMEM_REDUCE_MIN_WRKDATA_SIZE  16
 

@@ -3,12 +3,17 @@
  * sync, broadcast, collect, fcollect, alltoall(s) and the *_to_all
  * reductions over (PE_start, logPE_stride, PE_size).
  *
- * Their only cross-PE state is the caller's pSync (and pWrk for
- * reductions): the algorithms in collectives/ run on it in counting mode
- * (a flag counts signals not yet taken), and every signal is taken back by
- * the wait it was meant for, so pSync is SHMEM_SYNC_VALUE again on return
- * and the same pSync can serve consecutive barriers. Nothing is
- * allocated.
+ * A call's cross-PE state lives in the channel its (pSync, set) is bound
+ * to (collectives/aset_chan.c): pSync is read and written only by the first
+ * call with that pair, to agree on the channel, and is SHMEM_SYNC_VALUE
+ * again on return. The algorithms in collectives/ run on the channel in
+ * counting mode (a flag counts signals not yet taken), and every signal is
+ * taken back by the wait it was meant for. Nothing is allocated per call.
+ *
+ * A PE outside the active set returns at once, touching nothing, as other
+ * implementations do (the spec leaves it undefined, and verification
+ * suites call reductions on every PE with a smaller set); SHMEM_DEBUG=1
+ * makes it an error, which finds real mistakes.
  */
 #include "ush.h"
 #include "ush_check.h"
@@ -19,19 +24,23 @@
 
 #include <string.h>
 
-/* SHMEM_DEBUG=1: pSync must hold SHMEM_SYNC_VALUE on entry. Words a
- * faster member may already have signalled in this very call ("ready"
- * flags, the barrier's rounds in use) cannot be judged and are skipped. */
-static int aset_early_word(size_t i, size_t sync_words, int n)
-{
-    if (sync_words == USH_COLL_W_BAR_WORDS) return (1 << i) < n && i < 31;
-    return ush_coll_word_early(i);
-}
+/* One size for every kind, covering what any routine uses: a pSync of any
+ * documented size serves every kind. The checks below cover all of it. */
+_Static_assert(SHMEM_BARRIER_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_BCAST_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_REDUCE_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_COLLECT_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_ALLTOALL_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_ALLTOALLS_SYNC_SIZE == SHMEM_SYNC_SIZE &&
+               SHMEM_SYNC_SIZE >= USH_COLL_PSYNC_WORDS,
+               "the SHMEM_*_SYNC_SIZE constants must be equal and cover USH_COLL_PSYNC_WORDS");
 
-static void aset_check_psync(const char *routine, const long *pSync, size_t sync_words, int n)
+/* SHMEM_DEBUG=1: pSync must hold SHMEM_SYNC_VALUE on entry. On the set's
+ * first member, words 0 and 1 may already hold a faster member's part of
+ * this very call's agreement (aset_chan.c), and are not judged. */
+static void aset_check_psync(const char *routine, const long *pSync, int me)
 {
-    for (size_t i = 0; i < sync_words; i++) {
-        if (aset_early_word(i, sync_words, n)) continue;
+    for (size_t i = me == 0 ? 2 : 0; i < SHMEM_SYNC_SIZE; i++) {
         long v = __atomic_load_n(&pSync[i], __ATOMIC_RELAXED);
         if (v != SHMEM_SYNC_VALUE) {
             ush_fatal(routine,
@@ -43,10 +52,18 @@ static void aset_check_psync(const char *routine, const long *pSync, size_t sync
     }
 }
 
-/* Validates the triplet (always: a bad one sends to wrong PEs) and pSync's
- * contents (SHMEM_DEBUG=1), and builds the sync state over pSync. */
-static ush_coll_sync_t aset_begin(const char *routine, int PE_start, int logPE_stride,
-                                  int PE_size, long *pSync, size_t sync_words)
+/* One call: the set, then (aset_chan) its channel's words. */
+typedef struct {
+    ush_coll_sync_t s;
+    long           *pSync;
+    int             chan;
+} aset_call_t;
+
+/* Validates the triplet (always: a bad one sends to wrong PEs) and pSync
+ * (its contents under SHMEM_DEBUG=1). Returns 0 when this PE is not in the
+ * set: the caller returns at once. */
+static int aset_begin(const char *routine, int PE_start, int logPE_stride, int PE_size,
+                      long *pSync, aset_call_t *c)
 {
     USH_CHECK_INIT(routine);
     if (PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 ||
@@ -58,49 +75,60 @@ static ush_coll_sync_t aset_begin(const char *routine, int PE_start, int logPE_s
     }
     int stride = 1 << logPE_stride, rel = ush_g.my_pe - PE_start;
     if (rel < 0 || rel % stride != 0 || rel / stride >= PE_size) {
+        if (!ush_g.env.debug) return 0;
         ush_fatal(routine,
                   "PE %d is not in the active set PE_start=%d logPE_stride=%d PE_size=%d; "
-                  "only members of the set may call it",
+                  "only members of the set may call it (without SHMEM_DEBUG such a call "
+                  "returns at once and does nothing)",
                   ush_g.my_pe, PE_start, logPE_stride, PE_size);
     }
-    USH_CHECK_SYMM(routine, "pSync", pSync, sync_words * sizeof(long));
-    if (ush_g.env.debug) aset_check_psync(routine, pSync, sync_words, PE_size);
-    return (ush_coll_sync_t){ .set = { .start = PE_start, .stride = stride, .size = PE_size,
-                                       .me = rel / stride },
-                              .w = (uint64_t *)pSync, .lay = &ush_coll_layout_aset };
+    USH_CHECK_SYMM(routine, "pSync", pSync, SHMEM_SYNC_SIZE * sizeof(long));
+    if (ush_g.env.debug) aset_check_psync(routine, pSync, rel / stride);
+    *c = (aset_call_t){ .s = { .set = { .start = PE_start, .stride = stride, .size = PE_size,
+                                        .me = rel / stride },
+                               .lay = &ush_coll_layout_aset },
+                        .pSync = pSync, .chan = -1 };
+    return 1;
 }
 
-/* The words each kind uses must fit the pSync the spec has programs
- * allocate for it. */
-_Static_assert(SHMEM_BCAST_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_BCAST_SYNC_SIZE too small");
-_Static_assert(SHMEM_REDUCE_SYNC_SIZE >= USH_COLL_W_REDUCE &&
-               SHMEM_ALLTOALL_SYNC_SIZE >= USH_COLL_W_REDUCE &&
-               SHMEM_ALLTOALLS_SYNC_SIZE >= USH_COLL_W_REDUCE &&
-               SHMEM_COLLECT_SYNC_SIZE >= USH_COLL_W_REDUCE, "SHMEM_*_SYNC_SIZE too small");
-_Static_assert(SHMEM_SYNC_SIZE >= USH_COLL_W_TOTAL, "SHMEM_SYNC_SIZE too small");
+/* The call's channel, right before its algorithm runs (every member gets
+ * here, or none: the checks before it are the same on every member). */
+static ush_coll_sync_t *aset_chan(aset_call_t *c)
+{
+    c->chan   = ush_coll_chan_get(&c->s.set, c->pSync);
+    c->s.w    = ush_coll_chan_words(c->chan);
+    return &c->s;
+}
+
+static void aset_done(aset_call_t *c)
+{
+    ush_coll_chan_put(&c->s, c->chan);
+}
 
 USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin("shmem_barrier", PE_start, logPE_stride, PE_size, pSync,
-                                   USH_COLL_W_BAR_WORDS);
+    aset_call_t c;
+    if (!aset_begin("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, &c)) return;
     ush_quiet(SHMEM_CTX_DEFAULT);
-    ush_coll_barrier_aset(&s);
+    ush_coll_barrier_aset(aset_chan(&c));
+    aset_done(&c);
 }
 
 USH_API(void, shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
-    ush_coll_sync_t s = aset_begin("shmem_sync", PE_start, logPE_stride, PE_size, pSync,
-                                   USH_COLL_W_BAR_WORDS);
-    ush_coll_barrier_aset(&s);
+    aset_call_t c;
+    if (!aset_begin("shmem_sync", PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    ush_coll_barrier_aset(aset_chan(&c));
+    aset_done(&c);
 }
 
 static void aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
                        size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
                        long *pSync)
 {
-    ush_coll_sync_t s =
-        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_TOTAL);
-    size_t          bytes;
+    aset_call_t c;
+    size_t      bytes;
+    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (PE_root < 0 || PE_root >= PE_size) {
         ush_fatal(routine, "PE_root %d is out of range: it counts members of the active set, "
@@ -109,34 +137,36 @@ static void aset_bcast(const char *routine, void *dest, const void *source, size
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return; /* every member has nothing to do (buffers may be NULL) */
     /* The root's dest stays as it was (seeds 000, 003). */
-    ush_coll_bcast(&s, dest, source, bytes, PE_root);
+    ush_coll_bcast(aset_chan(&c), dest, source, bytes, PE_root);
+    aset_done(&c);
 }
 
 static void aset_collect(const char *routine, int fixed, void *dest, const void *source,
                          size_t nelems, size_t esize, int PE_start, int logPE_stride,
                          int PE_size, long *pSync)
 {
-    ush_coll_sync_t s =
-        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
-    size_t          bytes, total;
+    aset_call_t c;
+    size_t      bytes, total;
+    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     if (fixed) {
         USH_CHECK_NBYTES(routine, "nelems (times PE_size)", nelems, esize * (size_t)PE_size,
                          &total);
         USH_CHECK_SYMM(routine, "dest", dest, total);
         if (bytes == 0) return;
-        ush_coll_fcollect(&s, dest, source, bytes);
+        ush_coll_fcollect(aset_chan(&c), dest, source, bytes);
     } else {
-        ush_coll_collect(&s, dest, source, bytes);
+        ush_coll_collect(aset_chan(&c), dest, source, bytes);
     }
+    aset_done(&c);
 }
 
 static void aset_alltoall(const char *routine, void *dest, const void *source, ptrdiff_t dst,
                           ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
                           int logPE_stride, int PE_size, long *pSync)
 {
-    ush_coll_sync_t s =
-        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
+    aset_call_t c;
+    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }
@@ -151,7 +181,8 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
         USH_CHECK_SYMM(routine, "dest", dest, span);
     }
     if (nelems == 0) return;
-    ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
+    ush_coll_alltoall(aset_chan(&c), dest, source, dst, sst, nelems, esize);
+    aset_done(&c);
 }
 
 #define USH_ASET_SIZED_(B)                                                                   \
@@ -202,21 +233,22 @@ static void aset_reduce(const char *routine, void *dest, const void *source, int
                         size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
                         int PE_size, void *pWrk, long *pSync)
 {
-    ush_coll_sync_t s =
-        aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, USH_COLL_W_REDUCE);
+    aset_call_t c;
+    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (nreduce < 0) ush_fatal(routine, "nreduce is %d; it must not be negative", nreduce);
     if (nreduce == 0) return; /* pWrk, dest and source may be NULL */
     size_t wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     USH_CHECK_SYMM(routine, "pWrk", pWrk, wrk * esize);
     USH_CHECK_SYMM(routine, "dest", dest, (size_t)nreduce * esize);
-    s.scratch       = pWrk;
-    s.scratch_bytes = wrk * esize;
-    if (ush_tp_thread_job != USH_TP_THREAD_MULTI && s.scratch_bytes < USH_COLL_ASET_SCRATCH) {
-        s.scratch       = ush_coll_aset_scratch;
-        s.scratch_bytes = USH_COLL_ASET_SCRATCH;
+    c.s.scratch       = pWrk;
+    c.s.scratch_bytes = wrk * esize;
+    if (ush_tp_thread_job != USH_TP_THREAD_MULTI && c.s.scratch_bytes < USH_COLL_ASET_SCRATCH) {
+        c.s.scratch       = ush_coll_aset_scratch;
+        c.s.scratch_bytes = USH_COLL_ASET_SCRATCH;
     }
-    ush_coll_reduce(&s, dest, source, (size_t)nreduce, esize, op);
+    ush_coll_reduce(aset_chan(&c), dest, source, (size_t)nreduce, esize, op);
+    aset_done(&c);
 }
 
 #define USH_TO_ALL_OP_(T, N, OP)                                                             \

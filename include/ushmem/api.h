@@ -454,9 +454,10 @@ USHMEM_REDUCE_ARITH_TYPES(USHMEM_PROTO_REDUCE_ARITH_)
 /* ---- Collectives, active-set (deprecated 1.5) -----------------------------
  * The set is PE_start, PE_start + 2^logPE_stride, ... (PE_size PEs); PE_root
  * is relative to it. pSync (SHMEM_*_SYNC_SIZE longs, every element
- * SHMEM_SYNC_VALUE before the first call) is the routines' only cross-PE
- * state and is SHMEM_SYNC_VALUE again on return; pWrk (reductions) holds at
- * least max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements. */
+ * SHMEM_SYNC_VALUE before the first call) names the call's state, which the
+ * library keeps; it is SHMEM_SYNC_VALUE again on return. pWrk (reductions)
+ * holds at least max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+ * elements. A PE outside the set returns at once (SHMEM_DEBUG=1: an error). */
 
 void USHMEM_FN(shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void USHMEM_FN(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync);

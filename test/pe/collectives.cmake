@@ -94,7 +94,7 @@ function(ush_coll_test name)
 endfunction()
 
 foreach(p coll_barrier coll_bcast coll_collect coll_alltoall coll_reduce coll_b2b coll_burst
-          coll_seeds team_split)
+          coll_seeds coll_psync team_split)
     ush_coll_program(${p})
 endforeach()
 
@@ -133,6 +133,9 @@ ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL FCOLLECT NPES 2 3 4 8)
 # The seeds' examples, as written (000 and 004's second example need 8 PEs),
 # under every broadcast, alltoall and reduction algorithm.
 ush_coll_test(coll_seeds    KINDS BCAST ALLTOALL REDUCE NPES 1 2 4 5 8)
+# pSync as programs size and share it: one array of any documented size for
+# every kind, more (pSync, set) pairs than channels, PEs outside the set.
+ush_coll_test(coll_psync    KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE NPES 1 2 3 4 8)
 # Team management, and contexts created from teams.
 ush_add_pe_test(NAME team_split TARGET pe_team_split NPES 1 2 3 4 5 8 LABELS coll)
 if(_ush_coll_have_team_ctx)

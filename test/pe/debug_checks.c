@@ -24,7 +24,7 @@
 
 static long          sym_long[8];
 static long          sym_lock;
-static long          sym_psync[SHMEM_BARRIER_SYNC_SIZE];
+static long          sym_psync[SHMEM_SYNC_SIZE];
 static volatile long sink;
 
 /* lib.sh's expect_clean finds leftover PEs through these files. */
@@ -164,7 +164,7 @@ static void c_psync_short(int bad)
 {
     char     *blk   = shmem_malloc(64);
     uintptr_t end   = ((uintptr_t)blk & ~(HEAP_ALIGN - 1)) + HEAP_SIZE;
-    long     *short_psync = (long *)end - SHMEM_REDUCE_SYNC_SIZE; /* zero: never used */
+    long     *short_psync = (long *)end - 2; /* zero: never used; 2 of 4 words */
     long      src[4] = { 1, 2, 3, 4 };
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++) sym_bcast_psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
@@ -197,6 +197,17 @@ static void c_aset_stride(int bad)
     for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) sym_psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
     shmem_barrier(0, bad ? 40 : 0, shmem_n_pes(), sym_psync);
+}
+
+/* SHMEM_DEBUG only: a PE outside the active set calls a reduction over it
+ * (without SHMEM_DEBUG the call returns at once, as elsewhere). */
+static void c_aset_outsider(int bad)
+{
+    static long dst, src = 5, wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) sym_psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    if (shmem_my_pe() == 0 || bad) shmem_long_sum_to_all(&dst, &src, 1, 0, 0, 1, wrk, sym_psync);
+    shmem_barrier_all();
 }
 
 /* SHMEM_DEBUG only: pSync does not hold SHMEM_SYNC_VALUE. */
@@ -298,6 +309,7 @@ static const struct {
     { "alltoall_span", c_alltoall_span },
     { "aset_past_job", c_aset_past_job },
     { "aset_stride", c_aset_stride },
+    { "aset_outsider", c_aset_outsider },
     { "psync_dirty", c_psync_dirty },
     { "team_destroyed", c_team_destroyed },
     { "team_destroyed_coll", c_team_destroyed_coll },

@@ -80,5 +80,6 @@ ush_debugchk(free_twice      "shmem_free: ptr ${hex} is free heap space: it was 
 ush_debugchk(free_inside     "shmem_free: ptr ${hex} is 16 bytes inside a block" 1 0)
 ush_debugchk(realloc_bad     "shmem_realloc: ptr ${hex} is 8 bytes inside a block" 1 0)
 # Costly checks: SHMEM_DEBUG=1 only.
+ush_debugchk(aset_outsider   "shmem_long_sum_to_all: PE 1 is not in the active set PE_start=0 logPE_stride=0 PE_size=1" 1)
 ush_debugchk(psync_dirty     "shmem_barrier: pSync\\[[0-9]+\\] is 42, not SHMEM_SYNC_VALUE" 1)
 ush_debugchk(malloc_mismatch "shmem_malloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)
