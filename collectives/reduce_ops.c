@@ -10,11 +10,14 @@
  */
 #include "ush_coll.h"
 
+/* inout and in never overlap (in is a receive buffer: scratch, pWrk or a
+ * slot's copy), and restrict says so: without it the vectoriser would
+ * have to check for overlap on every call. */
 #define USH_OP_LOOP_(T, N, OP, EXPR)                                          \
     void ush_coll_op_##OP##_##N(void *inout, const void *in, size_t n)        \
     {                                                                         \
-        T       *a = inout;                                                   \
-        const T *b = in;                                                      \
+        T *restrict       a = inout;                                          \
+        const T *restrict b = in;                                             \
         for (size_t i = 0; i < n; i++) a[i] = (T)(EXPR);                      \
     }
 
