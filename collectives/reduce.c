@@ -1,6 +1,7 @@
 /*
  * All-reduce: recursive doubling, ring (reduce-scatter then allgather),
- * linear (member 0 folds everyone in order, then hands the result out).
+ * linear (member 0 folds everyone in order, then hands the result out),
+ * direct (members that map each other fold and copy in place).
  *
  * dest is the accumulator: it starts as a copy of src, and partial results
  * move from one member's dest into another's scratch (pWrk, or the team's
@@ -185,6 +186,56 @@ static void reduce_linear(const ush_coll_sync_t *s, char *dest, size_t count, si
     }
 }
 
+/* Direct, for sets whose members all map each other's memory: no copy
+ * into a scratch and no chunks. dest is cut into one segment per member;
+ * each member folds every other member's dest segment into its own
+ * segment, reading it where it lies, then copies the other segments,
+ * final, from their owners. Per member that is (n-1)/n of the data folded
+ * and (n-1)/n copied, against all of it twice for recursive doubling.
+ *
+ * Three counts order it. CNT_READY: every dest holds its owner's
+ * contribution (nobody reads a dest before). CNT_DATA: every segment is
+ * final (nobody copies one before). CH_READY: every member has copied what
+ * it needs (nobody returns, letting its program write dest, while a peer
+ * may still read it). A member one call ahead only adds to a count this
+ * member has not yet waited for: the counts absorb it. */
+static void reduce_direct(const ush_coll_sync_t *s, char *dest, size_t count, size_t es,
+                          ush_coll_op_fn_t op)
+{
+    int    n = s->set.size, v = s->set.me;
+    size_t q = (count + (size_t)n - 1) / (size_t)n;
+    char  *peer[USH_COLL_DIRECT_MAX];
+#define SEG_OFF(k) (MIN((size_t)(k) * q, count) * es)
+#define SEG_LEN(k) (MIN((size_t)(k) * q + q, count) - MIN((size_t)(k) * q, count))
+
+    for (int i = 1; i < n; i++) {
+        int u = (v + i) % n;
+        peer[u] = ush_ptr(dest, ush_coll_world(s, u));
+        if (peer[u] == NULL) {
+            ush_fatal("shmem reductions",
+                      "the direct reduction needs every member's dest mapped, and PE %d's is "
+                      "not; set SHMEM_REDUCE_ALGORITHM to rd or ring",
+                      ush_coll_world(s, u));
+        }
+    }
+    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CNT_READY, (v + i) % n);
+    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
+    for (int i = 1; i < n; i++) {
+        int u = (v + i) % n; /* each member starts with a different peer */
+        op(dest + SEG_OFF(v), peer[u] + SEG_OFF(v), SEG_LEN(v));
+    }
+    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CNT_DATA, (v + i) % n);
+    ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
+    for (int i = 1; i < n; i++) {
+        int u = (v + i) % n;
+        memcpy(dest + SEG_OFF(u), peer[u] + SEG_OFF(u), SEG_LEN(u) * es);
+    }
+    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CH_READY, (v + i) % n);
+    ush_coll_wait_count(s, USH_W_CH_READY, (uint64_t)n - 1);
+#undef SEG_OFF
+#undef SEG_LEN
+}
+
 void ush_coll_reduce(const ush_coll_sync_t *s, void *dest, const void *src, size_t count,
                      size_t esize, ush_coll_op_fn_t op)
 {
@@ -193,6 +244,7 @@ void ush_coll_reduce(const ush_coll_sync_t *s, void *dest, const void *src, size
     switch (ush_coll_select(USH_COLL_REDUCE, count * esize, s->set.size)) {
     case 1:  reduce_ring(s, dest, count, esize, op); break;
     case 2:  reduce_linear(s, dest, count, esize, op); break;
+    case 3:  reduce_direct(s, dest, count, esize, op); break;
     default: reduce_rd(s, dest, count, esize, op); break;
     }
 }

@@ -5,11 +5,15 @@
  */
 #include "ush.h"
 #include "ush_coll.h"
+#include "transport/ush_tp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define USH_COLL_MAX_ALGOS 4
+#define USH_COLL_MAX_ALGOS 5
+
+/* Bytes from which the direct reduction beats recursive doubling. */
+#define USH_COLL_DIRECT_MIN (16u << 10)
 
 static const struct {
     const char *var;
@@ -20,7 +24,7 @@ static const struct {
     [USH_COLL_COLLECT]  = { "SHMEM_COLLECT_ALGORITHM", { "linear", "ring" } },
     [USH_COLL_FCOLLECT] = { "SHMEM_FCOLLECT_ALGORITHM", { "rd", "ring", "linear" } },
     [USH_COLL_ALLTOALL] = { "SHMEM_ALLTOALL_ALGORITHM", { "pairwise", "linear" } },
-    [USH_COLL_REDUCE]   = { "SHMEM_REDUCE_ALGORITHM", { "rd", "ring", "linear" } },
+    [USH_COLL_REDUCE]   = { "SHMEM_REDUCE_ALGORITHM", { "rd", "ring", "linear", "direct" } },
 };
 
 /* -1: auto; >= 0: forced. Filled once at shmem_init. */
@@ -68,9 +72,22 @@ const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo)
     return ush_coll_algos[kind].names[algo];
 }
 
+/* Whether the direct reduction may serve a set of n: every member maps
+ * every other's memory. ush_tp_all_mapped is the same on every PE of a
+ * one-node job (and 0 on every PE of a larger one), so all members agree. */
+static int ush_coll_direct_ok(int n)
+{
+    return ush_tp_all_mapped && n <= USH_COLL_DIRECT_MAX;
+}
+
 int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
 {
-    if (ush_coll_forced[kind] >= 0) return ush_coll_forced[kind];
+    if (ush_coll_forced[kind] >= 0) {
+        /* Forced direct where it cannot run: recursive doubling. */
+        if (kind == USH_COLL_REDUCE && ush_coll_forced[kind] == 3 && !ush_coll_direct_ok(n))
+            return 0;
+        return ush_coll_forced[kind];
+    }
 
     /* The table. Indices follow the name lists above. Log-step algorithms
      * win while latency dominates; rings (each byte crosses each link once)
@@ -89,6 +106,9 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
     case USH_COLL_ALLTOALL:
         return 0;                                  /* pairwise */
     case USH_COLL_REDUCE:
+        /* direct: members that map each other read in place (no copy into
+         * a scratch, no chunks) once the data outweighs its three rounds */
+        if (ush_coll_direct_ok(n) && bytes >= USH_COLL_DIRECT_MIN) return 3;
         return (n >= 3 && bytes >= (64u << 10)) ? 1 : 0; /* ring : rd */
     default:
         return 0;
