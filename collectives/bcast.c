@@ -73,7 +73,8 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
-/* Mailboxes. Each member's words hold, per payload class (8, 56, 256 bytes),
+/* Mailboxes. Each member's words hold, per payload class (8, 56, 256, 2048
+ * bytes),
  * one queue of slots per possible root. Root x's k-th broadcast (of the
  * class, on these words and set) goes to slot k mod D of x's queue on
  * every receiver: one writer per queue, whose order the receiver follows,
@@ -91,8 +92,9 @@ typedef struct {
  * members or bytes, or no room for that class in s's layout. */
 static int bcast_mbox_class(const ush_coll_sync_t *s, size_t bytes, bcast_mbox_t *m)
 {
-    /* Payload words per slot: with its tag a slot is 16, 64 or 264 bytes. */
-    static const int payload[USH_COLL_MBOX_CLASSES] = { 1, 7, USH_COLL_MBOX_MAX / 8 };
+    /* Payload words per slot: with its tag a slot is 16, 64, 264 or 2056
+     * bytes. */
+    static const int payload[USH_COLL_MBOX_CLASSES] = { 1, 7, 32, USH_COLL_MBOX_MAX / 8 };
     int              n = s->set.size, cls = 0;
 
     if (n > USH_COLL_MBOX_N) return -1;

@@ -58,14 +58,15 @@ void ush_coll_select_init(void);
  * member may fill before their owner enters the call (coll_sync.h): the
  * slots of reductions, alltoalls and fcollects, then the broadcast mailboxes of sets of up to
  * USH_COLL_MBOX_N members, one region per payload class (slots of a tag
- * and 8, 56 or 256 bytes: the smaller the slot, the more calls one cache
- * line carries). Their sizes are a layout: a pSync has room for deep
- * mailboxes, so a root can run many calls ahead; a team's banks are
- * reused only after a team barrier, so one slot per root is enough there. */
+ * and 8, 56, 256 or 2048 bytes: the smaller the slot, the more calls one
+ * cache line carries). Their sizes are a layout: a channel has room for
+ * deep mailboxes, so a root can run many calls ahead; a team's banks are
+ * reused only after a team barrier, so one slot per root is enough there
+ * (and its two largest classes have none). */
 #define USH_COLL_W_BASE        136
 #define USH_COLL_MBOX_N        8
-#define USH_COLL_MBOX_CLASSES  3
-#define USH_COLL_MBOX_MAX      256 /* bytes: the largest class */
+#define USH_COLL_MBOX_CLASSES  4
+#define USH_COLL_MBOX_MAX      2048 /* bytes: the largest class */
 
 typedef struct {
     int red_words;                         /* slots, from USH_COLL_W_BASE */
@@ -74,19 +75,19 @@ typedef struct {
 
 /* Active sets: the words of one channel (aset_chan.c), all regions. */
 #define USH_COLL_ASET_RED      264
-#define USH_COLL_ASET_MBOX     { 256, 1024, 2112 }
+#define USH_COLL_ASET_MBOX     { 256, 1024, 2112, 4112 }
 #define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
-#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 1024 + 2112)
+#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 1024 + 2112 + 4112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      132
-#define USH_COLL_TEAM_MBOX     { 16, 64, 0 }
+#define USH_COLL_TEAM_MBOX     { 16, 64, 0, 0 }
 #define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + 16 + 64)
 extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
 
 /* Where a collective keeps its cross-PE state.
  *   w        symmetric words: the channel of the caller's pSync (active
- *            set, aset_chan.c) or one bank
- *            of the team's sync words, laid out as lay says. A flag
+ *            set, aset_chan.c) or one bank of the team's sync words,
+ *            laid out as lay says. A flag
  *            counts signals not yet consumed (a signal adds one, a wait
  *            takes one back), so a word is 0 again once its owner has seen
  *            every signal, and a peer already in the next call on the same

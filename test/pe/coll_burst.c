@@ -6,7 +6,8 @@
  *
  * Every member draws the same pseudo-random sequence: per call the kind,
  * the root and the length, which crosses each payload boundary (8, 16,
- * 56, 64, 256, 264 and 320 bytes); some stretches are broadcasts from one
+ * 56, 64, 256, 264, 320, 800, 2048 and 2056 bytes); some stretches are
+ * broadcasts from one
  * root only. pSync (and pWrk) arrays alternate (see psync). Every 97th
  * call one member, a different one each time, sleeps 2 ms, so the others
  * pile up in its words. Every result is checked on return; the root's dest of an
@@ -17,12 +18,14 @@
 #include <time.h>
 
 #define CALLS  3000
-#define MAXN   40 /* longs per block */
+#define MAXN   257 /* longs per block */
 #define MAXPES 8  /* alltoall blocks: larger sets take none */
 
 enum { REDUCE, BCAST, ALLTOALL, FCOLLECT };
 
-static const int lens[] = {1, 2, 7, 8, 32, 33, 40};
+/* The first NLENS_MBOX fit a broadcast mailbox (2048 bytes). */
+static const int lens[] = {1, 2, 7, 8, 32, 33, 100, 256, 40, 257};
+#define NLENS_MBOX 8
 
 static long src[MAXN * MAXPES], dst[MAXN * MAXPES];
 /* [broadcast?][call parity]: broadcasts alternate their own pair, the
@@ -39,7 +42,7 @@ typedef struct {
     int kind, root, n;
 } call_t;
 
-/* Call c: in odd stretches of 500 calls, broadcasts only, up to 256
+/* Call c: in odd stretches of 500 calls, broadcasts only, up to 2048
  * bytes, from one root per 50 calls (nothing then holds a root back but
  * its receivers); otherwise all three kinds mixed, from any root. */
 static call_t draw(uint64_t *rng, int c, int size)
@@ -52,7 +55,7 @@ static call_t draw(uint64_t *rng, int c, int size)
     if ((c / 500) % 2 == 1) {
         k.kind = BCAST;
         k.root = (c / 50) % size;
-        k.n    = lens[(r >> 9) % 5]; /* up to 256 bytes: never a handshake */
+        k.n    = lens[(r >> 9) % NLENS_MBOX]; /* never a handshake */
     }
     return k;
 }
