@@ -74,6 +74,8 @@ fuzz: deps
 
 # The start-up bench and the microbenchmark suite, both against Debian's
 # Open MPI OSHMEM (bench/README.md); results in $(BUILD)/bench-results.
+# Its Open MPI side is built with Debian's oshcc, which needs the headers.
+bench: PACKAGES += libopenmpi-dev
 bench: install
 	$(MAKE) -C bench PREFIX=$(PREFIX) OUT=$(abspath $(BUILD))/bench-results
 

@@ -151,6 +151,19 @@ targets() {
             if ($7 + 0 < 1.0) c8met++
             if ($7 + 0 > c8worst) { c8worst = $7 + 0; c8where = $1 " " $2 " " $4 " B" }
         }
+        # The worst ratio of b on t at np PEs over sizes lo..hi (powers of two).
+        function range(label, b, t, np, lo, hi, limit,   sz, v, w, at, n, miss) {
+            for (sz = lo; sz <= hi; sz *= 2) {
+                v = r[b, t, np, sz]
+                if (v == "") { miss++; continue }
+                n++
+                if (v + 0 > w) { w = v + 0; at = sz }
+            }
+            if (n == 0) printf "  %-44s <= %-4s %8s  n/a (not measured)\n", label, limit, "-"
+            else printf "  %-44s <= %-4s %8s  %s (worst at %d B%s)\n", label, limit, w,
+                        (w <= limit && !miss ? "met" : "missed"), at,
+                        (miss ? ", " miss " sizes not measured" : "")
+        }
         function one(label, b, t, np, bytes, limit,   v) {
             v = r[b, t, np, bytes]
             if (v == "") printf "  %-44s <= %-4s %8s  n/a (not measured)\n", label, limit, "-"
@@ -170,6 +183,10 @@ targets() {
             one("2 PEs barrier_all, heap", "barrier", "heap", 2, 8, 0.5)
             one("2 PEs broadcast 8 B, heap", "bcast", "heap", 2, 8, 0.5)
             one("2 PEs reduce 8 B, heap", "reduce", "heap", 2, 8, 0.5)
+            range("2 PEs float sum 64 KiB-1 MiB, heap", "reduce_float", "heap", 2, 65536, 1048576, 0.9)
+            range("2 PEs double sum 64 KiB-1 MiB, heap", "reduce_double", "heap", 2, 65536, 1048576, 0.9)
+            range("4 PEs broadcast 512 B-64 KiB, heap", "bcast", "heap", 4, 512, 65536, 0.9)
+            range("2 PEs put after a barrier 128 KiB-1 MiB, heap", "put_bar", "heap", 2, 131072, 1048576, 0.9)
             if (c8n == 0)
                 printf "  %-44s <  %-4s %8s  n/a (not measured)\n", "8 PEs every collective, every size", "1.0", "-"
             else

@@ -1,5 +1,5 @@
-/* coll.c: barrier_all, broadcast64, long_sum_to_all, collect64, fcollect64
- * and alltoall64 over all PEs (the 1.4 active-set API). Calls alternate
+/* coll.c: barrier_all, broadcast64, long/float/double_sum_to_all,
+ * collect64, fcollect64 and alltoall64 over all PEs (the 1.4 active-set API). Calls alternate
  * between two pSync (and pWrk) arrays with no barrier between them, the
  * way a program that issues collectives back to back must. */
 #include "shbench.h"
@@ -86,6 +86,41 @@ static int reduce_check(struct sb_point *pt, long iters)
     return 0;
 }
 
+/* Floating-point sums (the vectorised operators and the chunk pipeline):
+ * element j of PE p is j % 64 + p, exact in float and double at any size
+ * here, so the check compares exactly. */
+#define SB_FP_REDUCE_(T, NAME)                                                                 \
+    static void reduce_##NAME##_prepare(struct sb_point *pt)                                   \
+    {                                                                                          \
+        T *src = (T *)pt->m->src, *dst = (T *)pt->m->dst;                                      \
+        for (size_t j = 0; j < pt->bytes / sizeof(T); j++) {                                   \
+            src[j] = (T)(j % 64 + (size_t)pt->me);                                             \
+            dst[j] = -1;                                                                       \
+        }                                                                                      \
+    }                                                                                          \
+    static long reduce_##NAME##_loop(struct sb_point *pt, long iters)                          \
+    {                                                                                          \
+        T  *src = (T *)pt->m->src, *dst = (T *)pt->m->dst;                                     \
+        int n   = (int)(pt->bytes / sizeof(T));                                                \
+        for (long i = 0; i < iters; i++)                                                       \
+            shmem_##NAME##_sum_to_all(dst, src, n, 0, 0, pt->npes, (T *)pt->m->pwrk[i & 1],    \
+                                      pt->m->psync[i & 1]);                                    \
+        return iters;                                                                          \
+    }                                                                                          \
+    static int reduce_##NAME##_check(struct sb_point *pt, long iters)                          \
+    {                                                                                          \
+        (void)iters;                                                                           \
+        const T *dst = (const T *)pt->m->dst;                                                  \
+        T        base = (T)(pt->npes * (pt->npes - 1) / 2);                                    \
+        for (size_t j = 0; j < pt->bytes / sizeof(T); j++)                                     \
+            if (dst[j] != (T)(pt->npes * (j % 64)) + base)                                     \
+                return sb_fail(pt, "reduce_" #NAME, "element %zu is %g, expected %g", j,       \
+                               (double)dst[j], (double)((T)(pt->npes * (j % 64)) + base));     \
+        return 0;                                                                              \
+    }
+SB_FP_REDUCE_(float, float)
+SB_FP_REDUCE_(double, double)
+
 /* collect and fcollect: PE p contributes its pattern; block p of every
  * PE's dest must hold it. */
 static void collect_prepare(struct sb_point *pt)
@@ -157,6 +192,10 @@ const struct sb_bench sb_coll_benches[] = {
     {"barrier", SB_COLL, 1, 0, 0, barrier_prepare, barrier_loop, barrier_check},
     {"bcast", SB_COLL, 0, 0, 0, bcast_prepare, bcast_loop, bcast_check},
     {"reduce", SB_COLL, 0, 0, 0, reduce_prepare, reduce_loop, reduce_check},
+    {"reduce_float", SB_COLL, 0, 0, 0, reduce_float_prepare, reduce_float_loop,
+     reduce_float_check},
+    {"reduce_double", SB_COLL, 0, 0, 0, reduce_double_prepare, reduce_double_loop,
+     reduce_double_check},
     {"collect", SB_COLL, 0, 1, 0, collect_prepare, collect_loop, collect_check},
     {"fcollect", SB_COLL, 0, 1, 0, collect_prepare, fcollect_loop, collect_check},
     {"alltoall", SB_COLL, 0, 1, 0, a2a_prepare, a2a_loop, a2a_check},

@@ -35,8 +35,9 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: shbench [options]   (run under oshrun; any number of PEs)\n"
             "  -b, --bench LIST    comma-separated benchmarks (default: all):\n"
-            "                      put,get,p,g,put_nbi,get_nbi,fadd,add,cswap,pingpong,\n"
-            "                      barrier,bcast,reduce,collect,fcollect,alltoall\n"
+            "                      put,get,put_bar,p,g,put_nbi,get_nbi,fadd,add,cswap,\n"
+            "                      pingpong,barrier,bcast,reduce,reduce_float,\n"
+            "                      reduce_double,collect,fcollect,alltoall\n"
             "  -m, --mem T         target memory: heap, static or both (default both)\n"
             "  -s, --sizes MIN:MAX size range in bytes, powers of two, k/m suffixes\n"
             "                      (default 8:4m; p, g, fadd, add, cswap, barrier: 8 only)\n"
