@@ -21,6 +21,10 @@ ush_add_pe_test(NAME thread_default SOURCES thread_default.c LIBS Threads::Threa
 # A thread blocked in wait_until while the others work.
 ush_add_pe_test(NAME thread_wait SOURCES thread_wait.c LIBS Threads::Threads TIMEOUT 120)
 
+# Active-set collectives from 4 threads per PE, each with its own pSync
+# arrays: concurrent channel agreements, and contention for the borrowed one.
+ush_add_pe_test(NAME thread_aset SOURCES thread_aset.c LIBS Threads::Threads NPES 1 2 3 4
+                TIMEOUT 120)
 # Team contexts made and used by threads.
 ush_add_pe_test(NAME thread_team SOURCES thread_team.c LIBS Threads::Threads TIMEOUT 120)
 
