@@ -50,7 +50,7 @@
     X(alltoall_algorithm, ALLTOALL_ALGORITHM, STRING, "auto",                         \
       "alltoall/alltoalls algorithm: auto, pairwise or linear.")                      \
     X(reduce_algorithm, REDUCE_ALGORITHM, STRING, "auto",                             \
-      "Reduction algorithm: auto, rd (recursive doubling), ring or linear.")
+      "Reduction algorithm: auto, rd (recursive doubling), ring, linear or direct.")
 
 typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
 
