@@ -136,6 +136,16 @@ ush_coll_test(coll_seeds    KINDS BCAST ALLTOALL REDUCE NPES 1 2 4 5 8)
 # pSync as programs size and share it: one array of any documented size for
 # every kind, more (pSync, set) pairs than channels, PEs outside the set.
 ush_coll_test(coll_psync    KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE NPES 1 2 3 4 8)
+# The same through UCX instead of the mapping: with UCX_TLS=tcp,self no
+# peer's heap is mapped, so the channels (which live there), their
+# agreements, slots and mailboxes, and the pipelined recursive doubling go
+# through UCX atomics and puts; forced direct falls back to rd.
+ush_add_pe_test(NAME coll_psync_ucx TARGET pe_coll_psync NPES 2 4 TIMEOUT 60
+                ENV UCX_TLS=tcp,self LABELS coll)
+foreach(algo rd direct)
+    ush_add_pe_test(NAME coll_reduce_ucx.${algo} TARGET pe_coll_reduce NPES 2 4 TIMEOUT 60
+                    ENV UCX_TLS=tcp,self SHMEM_REDUCE_ALGORITHM=${algo} LABELS coll)
+endforeach()
 # Team management, and contexts created from teams.
 ush_add_pe_test(NAME team_split TARGET pe_team_split NPES 1 2 3 4 5 8 LABELS coll)
 if(_ush_coll_have_team_ctx)
