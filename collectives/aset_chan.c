@@ -9,16 +9,18 @@
  * of the library's own symmetric memory, and pSync only names which one:
  *
  *   - The first call with a given (pSync, active set) on a PE agrees with
- *     the other members on a channel free on all of them (agree() below,
+ *     the other members on a channel free on all of them (chan_agree(),
  *     through words 0-2 of pSync, which are SHMEM_SYNC_VALUE again when it
  *     returns) and binds the pair to it for the rest of the job. Every
  *     member makes the same calls with the same pair, so every member binds
  *     the same channel, and later calls find it in a local table without
  *     touching pSync.
- *   - The agreement needs every member present, so no member can write into
- *     a channel before all of them have bound it; a channel is bound once
- *     and never freed (its memory is zero until then), so nothing from an
- *     earlier use can be in it.
+ *   - The agreement needs every member present: a member that learns the
+ *     choice first may write into another's channel before that one has
+ *     recorded it, but only into a channel that member offered, which
+ *     nothing else of its uses. A channel is bound once and never freed
+ *     (its memory is zero until then), so nothing from an earlier use can
+ *     be in it.
  *   - When no channel is free on every member (more than USH_COLL_CHAN_N - 1
  *     pairs in use), the call borrows the last channel, which is never bound:
  *     it agrees every time, and ends with a barrier on the channel, after
