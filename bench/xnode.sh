@@ -22,7 +22,7 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
 
-CLUSTER_TOOL=${CLUSTER_TOOL:-/work/shared/cluster/bin/netns-cluster}
+CLUSTER_TOOL=${CLUSTER_TOOL:-$SCRIPT_DIR/../test/cluster/tools/netns-cluster}
 PREFIX=${PREFIX:-}
 EXE=""
 ROUNDS=3

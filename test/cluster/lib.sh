@@ -44,7 +44,7 @@ cl_require() {
     [ "$(id -u)" -eq 0 ] ||
         cl_skip "needs root (network namespaces, a private Slurm); run ctest as root"
     [ -f "$USH_CLUSTER_TOOLS/netns-cluster" ] && [ -f "$USH_CLUSTER_TOOLS/slurm-local" ] ||
-        cl_skip "no cluster tooling in '$USH_CLUSTER_TOOLS' (configure with -DUSH_CLUSTER_TOOLS=<dir>/cluster/bin)"
+        cl_skip "no cluster tooling in '$USH_CLUSTER_TOOLS' (the tree carries it in test/cluster/tools; -DUSH_CLUSTER_TOOLS=<dir> names another)"
     local what cmd pkg
     for what in "$@"; do
         case $what in

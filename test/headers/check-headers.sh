@@ -18,7 +18,7 @@
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 inc=${1:-$(cd "$here/../../include" && pwd)}
-tsv=${USHMEM_SYMBOLS_TSV:-$here/../../../shared/spec/openshmem-symbols.tsv}
+tsv=${USHMEM_SYMBOLS_TSV:-$here/openshmem-symbols.tsv}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

@@ -1,7 +1,7 @@
 /*
- * The examples of the documents this project started from
- * (/work/shared/seeds/), as written there, with their results checked
- * instead of printed:
+ * The examples of the five documents this project started from (seeds
+ * 000-004: broadcast, alltoalls and max-reduction pages), as written
+ * there, with their results checked instead of printed:
  *
  *   000  shmem_broadcast64 (spec page): the example program (PE 0 to all)
  *        and the text's case, "copies source on PE 4 to dest on PEs 5, 6,
