@@ -76,8 +76,7 @@ typedef struct {
 /* Active sets: the words of one channel (aset_chan.c), all regions. */
 #define USH_COLL_ASET_RED      264
 #define USH_COLL_ASET_MBOX     { 256, 1024, 2112, 4112 }
-#define USH_COLL_W_REDUCE      (USH_COLL_W_BASE + USH_COLL_ASET_RED)
-#define USH_COLL_W_TOTAL       (USH_COLL_W_REDUCE + 256 + 1024 + 2112 + 4112)
+#define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 256 + 1024 + 2112 + 4112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      132
 #define USH_COLL_TEAM_MBOX     { 16, 64, 0, 0 }
@@ -87,11 +86,11 @@ extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
 /* Where a collective keeps its cross-PE state.
  *   w        symmetric words: the channel of the caller's pSync (active
  *            set, aset_chan.c) or one bank of the team's sync words,
- *            laid out as lay says. A flag
- *            counts signals not yet consumed (a signal adds one, a wait
- *            takes one back), so a word is 0 again once its owner has seen
- *            every signal, and a peer already in the next call on the same
- *            words only leaves a count behind instead of being lost.
+ *            laid out as lay says. A flag counts signals not yet
+ *            consumed (a signal adds one, a wait takes one back), so a
+ *            word is 0 again once its owner has seen every signal, and a
+ *            peer already in the next call on the same words only leaves
+ *            a count behind instead of being lost.
  *   scratch  symmetric receive buffer of scratch_bytes (pWrk or the team's
  *            scratch); reductions and scans only. */
 typedef struct {
@@ -121,7 +120,6 @@ void ush_coll_chan_put(const ush_coll_sync_t *s, int chan);
 /* Forget the call counts kept for sync words in [w, w + words) (a team's,
  * when it is destroyed), or all of them (w NULL, at init). Collective. */
 void ush_coll_seq_drop(const uint64_t *w, size_t words);
-
 
 typedef enum {
     USH_COLL_BARRIER,

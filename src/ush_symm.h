@@ -35,9 +35,9 @@ typedef struct {
  *
  * The library's part is bump-allocated in the same order on every PE (the
  * same offsets everywhere) and never freed until finalize. Its size is a
- * constant, the sum of what init takes (about 1.8 MiB: team sync words
- * and scratch, barrier flags, active-set scratch, the wait beacon) with
- * room to spare; raise it when adding internal objects (init stops with a
+ * constant, the sum of what init takes (about 5.8 MiB: team sync words
+ * and scratch, barrier flags, active-set scratch and channels, the wait
+ * beacon) with room to spare; raise it when adding internal objects (init stops with a
  * message naming it if they do not fit; symm.c's static assertion lists
  * the documents that state the size). Untouched pages of a System V
  * segment cost nothing (UCX writes a posix one through). */
