@@ -17,6 +17,10 @@
 
 static uint64_t *ush_barrier_flags; /* symmetric: the world's barrier flags */
 static uint64_t  ush_barrier_seq;
+/* The exit barrier's own flags (ush_exit_barrier): a PE leaving without
+ * shmem_finalize must never be counted into a barrier the others are in. */
+static uint64_t *ush_exit_flags;
+static uint64_t  ush_exit_seq;
 
 void *ush_coll_aset_scratch;
 
@@ -26,10 +30,11 @@ const ush_coll_layout_t ush_coll_layout_team = { USH_COLL_TEAM_RED, USH_COLL_TEA
 void ush_coll_init(void)
 {
     ush_barrier_flags = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
+    ush_exit_flags    = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
     ush_coll_aset_scratch = ush_symm_internal_alloc(USH_COLL_ASET_SCRATCH);
     ush_coll_chan_init();
-    for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = 0;
-    ush_barrier_seq = 0;
+    for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = ush_exit_flags[r] = 0;
+    ush_barrier_seq = ush_exit_seq = 0;
     ush_coll_seq_drop(NULL, 0);
     ush_coll_select_init();
 }
@@ -61,6 +66,12 @@ void ush_sync_all(void)
 {
     ush_coll_set_t world = { .start = 0, .stride = 1, .size = ush_g.n_pes, .me = ush_g.my_pe };
     ush_coll_barrier_seq(&world, ush_barrier_flags, &ush_barrier_seq);
+}
+
+void ush_exit_barrier(void)
+{
+    ush_coll_set_t world = { .start = 0, .stride = 1, .size = ush_g.n_pes, .me = ush_g.my_pe };
+    ush_coll_barrier_seq(&world, ush_exit_flags, &ush_exit_seq);
 }
 
 void ush_barrier_all(void)

@@ -30,24 +30,27 @@ static int ush_fault_under_oshrun(void)
     return l != NULL && strcmp(l, "oshrun") == 0;
 }
 
-/* An exit without shmem_finalize (see ush_fault.h). The watchdog thread
- * decides that this PE left early in one of two ways:
- *  - the job is on this node with every peer mapped (so nothing reaches a
- *    PE through UCX, which a waiting PE would serve), and in
- *    USH_FAULT_LOOKS consecutive looks at the wait beacons, each PE not
- *    exiting as well sat in one wait and took steps between every two
- *    looks: nothing but this PE can end those waits, so the job ends at
- *    once (the usual case: the others are in a barrier). Two intervals,
- *    not one: a wait this PE satisfied before exiting may still take a
- *    step (and publish it) after the first look, never in both;
- *  - USH_FAULT_EXIT_WAIT_MS have passed: the others are presumed still
- *    working (computing, polling in a loop of their own, or on nodes
- *    whose beacons this PE cannot read).
+/* An exit without shmem_finalize (see ush_fault.h). The exiting PE
+ * waits in the exit barrier, which only PEs that exit as well can join;
+ * it decides that it left early in one of two ways:
+ *  - in USH_FAULT_LOOKS consecutive looks at the other PEs' wait beacons
+ *    (USH_FAULT_POLL_MS apart), each PE not exiting as well sat in one
+ *    wait and took steps between every two looks: nothing but this PE can
+ *    end those waits, so the job ends at once (the usual case: the others
+ *    are in a barrier). Two intervals, not one: a wait this PE satisfied
+ *    before exiting may still take a step (and publish it) after the first
+ *    look, never in both. The exiting thread takes the looks itself, from
+ *    its exit barrier's wait steps (ush_fault_exit_look): mapped peers'
+ *    beacons with loads, the others' with gets, which a peer stuck in a
+ *    wait serves (it progresses UCX);
+ *  - USH_FAULT_EXIT_WAIT_MS have passed (a timer thread): the others are
+ *    presumed still working (computing, or polling in a loop of their
+ *    own), or a look could not be taken.
  * A thread other than the waiting one may end a wait when the program
  * calls OpenSHMEM from several threads, so the beacons count only below
- * SHMEM_THREAD_SERIALIZED. The lock keeps the decision and the mapped
- * reads apart from the exiting thread disarming the watchdog (after which
- * shmem_finalize unmaps the peers). */
+ * SHMEM_THREAD_SERIALIZED. The lock keeps the verdict apart from the
+ * exiting thread disarming the watch (after which shmem_finalize unmaps
+ * the peers): a verdict keeps it until the job has ended. */
 #define USH_FAULT_POLL_MS 10
 #define USH_FAULT_LOOKS   3
 
@@ -55,21 +58,35 @@ static struct {
     pthread_mutex_t lock;
     int             done; /* disarmed: the job is ending together */
     int             code;
+    /* the looks, oldest first; only the exiting thread touches these */
+    uint64_t       *buf, *look[USH_FAULT_LOOKS];
+    int             looks;   /* consecutive looks so far */
+    int             looking; /* a look's own gets wait: no look inside one */
+    uint64_t        next_ns; /* CLOCK_MONOTONIC of the next look */
 } ush_fault_exit = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Whether the other PEs' beacons can be read, and read them into out. */
-static int ush_fault_read_beacons(uint64_t *out)
+static uint64_t ush_fault_now_ns(void)
 {
-    if (!ush_tp_all_mapped || ush_wait_beacon == NULL ||
-        ush_g.thread_level >= SHMEM_THREAD_SERIALIZED) {
-        return 0;
-    }
-    uintptr_t off = (uintptr_t)ush_wait_beacon - ush_seg[USH_SEG_HEAP].base;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Every PE's beacon into out: loads where mapped, gets elsewhere. */
+static void ush_fault_read_beacons(uint64_t *out)
+{
+    int remote = 0;
+
     for (int pe = 0; pe < ush_g.n_pes; pe++) {
-        const uint64_t *b = (const uint64_t *)(ush_tp_mapped(pe, USH_SEG_HEAP) + off);
-        out[pe] = __atomic_load_n(b, __ATOMIC_ACQUIRE);
+        const uint64_t *b = ush_ptr(ush_wait_beacon, pe);
+        if (b != NULL) {
+            out[pe] = __atomic_load_n(b, __ATOMIC_ACQUIRE);
+        } else {
+            ush_get_nbi(SHMEM_CTX_DEFAULT, &out[pe], ush_wait_beacon, sizeof(*out), pe);
+            remote = 1;
+        }
     }
-    return 1;
+    if (remote) ush_quiet(SHMEM_CTX_DEFAULT);
 }
 
 /* look[0..USH_FAULT_LOOKS-1], oldest first: every other PE exiting since
@@ -91,39 +108,12 @@ static int ush_fault_all_stuck(uint64_t *const *look)
     return waiting > 0;
 }
 
-static void *ush_fault_exit_timer(void *arg)
+/* The verdict, with the lock held: one line, then the job ends; the lock
+ * stays taken, so the exiting thread cannot go on to unmap anything. */
+static void ush_fault_left_early(void)
 {
-    const struct timespec poll = { 0, USH_FAULT_POLL_MS * 1000000L };
-    size_t                n    = (size_t)ush_g.n_pes;
-    uint64_t             *buf  = calloc(USH_FAULT_LOOKS * n, sizeof(uint64_t));
-    uint64_t             *look[USH_FAULT_LOOKS];
-    int                   seen = buf != NULL, looks = 0; /* consecutive looks so far */
-    char                  msg[256];
+    char msg[256];
 
-    (void)arg;
-    for (int i = 0; i < USH_FAULT_LOOKS; i++) look[i] = buf ? buf + i * n : NULL;
-    pthread_mutex_lock(&ush_fault_exit.lock);
-    for (int ms = 0; ms < USH_FAULT_EXIT_WAIT_MS && !ush_fault_exit.done; ms += USH_FAULT_POLL_MS) {
-        pthread_mutex_unlock(&ush_fault_exit.lock);
-        nanosleep(&poll, NULL);
-        pthread_mutex_lock(&ush_fault_exit.lock);
-        if (ush_fault_exit.done || !seen) continue;
-        if (looks == USH_FAULT_LOOKS) { /* the oldest look makes room */
-            uint64_t *oldest = look[0];
-            memmove(look, look + 1, (USH_FAULT_LOOKS - 1) * sizeof(look[0]));
-            look[USH_FAULT_LOOKS - 1] = oldest;
-            looks--;
-        }
-        seen = ush_fault_read_beacons(look[looks]);
-        if (seen && ++looks == USH_FAULT_LOOKS && ush_fault_all_stuck(look)) break;
-    }
-    free(buf);
-    if (ush_fault_exit.done) {
-        pthread_mutex_unlock(&ush_fault_exit.lock);
-        return NULL;
-    }
-    /* left early: the lock stays taken, so the exiting thread cannot go on
-     * to unmap anything while the job ends */
     snprintf(msg, sizeof(msg),
              "ushmem: PE %d exited (status %d) without calling shmem_finalize; call it on "
              "every PE before exiting",
@@ -132,15 +122,66 @@ static void *ush_fault_exit_timer(void *arg)
         fprintf(stderr, "%s\n", msg);
     }
     ush_tp_abort(ush_fault_exit.code ? ush_fault_exit.code : 1, msg);
+}
+
+void ush_fault_exit_look(void)
+{
+    uint64_t now;
+
+    if (ush_fault_exit.looking || ush_fault_exit.buf == NULL ||
+        __atomic_load_n(&ush_fault_exit.done, __ATOMIC_RELAXED) ||
+        ush_g.thread_level >= SHMEM_THREAD_SERIALIZED || ush_wait_beacon == NULL) {
+        return;
+    }
+    now = ush_fault_now_ns();
+    if (now < ush_fault_exit.next_ns) return;
+    ush_fault_exit.next_ns = now + USH_FAULT_POLL_MS * 1000000u;
+    ush_fault_exit.looking = 1;
+    if (ush_fault_exit.looks == USH_FAULT_LOOKS) { /* the oldest look makes room */
+        uint64_t *oldest = ush_fault_exit.look[0];
+        memmove(ush_fault_exit.look, ush_fault_exit.look + 1,
+                (USH_FAULT_LOOKS - 1) * sizeof(oldest));
+        ush_fault_exit.look[USH_FAULT_LOOKS - 1] = oldest;
+        ush_fault_exit.looks--;
+    }
+    ush_fault_read_beacons(ush_fault_exit.look[ush_fault_exit.looks]);
+    if (++ush_fault_exit.looks == USH_FAULT_LOOKS && ush_fault_all_stuck(ush_fault_exit.look)) {
+        pthread_mutex_lock(&ush_fault_exit.lock);
+        if (!ush_fault_exit.done) ush_fault_left_early();
+        pthread_mutex_unlock(&ush_fault_exit.lock);
+    }
+    ush_fault_exit.looking = 0;
+}
+
+static void *ush_fault_exit_timer(void *arg)
+{
+    const struct timespec poll = { 0, USH_FAULT_POLL_MS * 1000000L };
+
+    (void)arg;
+    pthread_mutex_lock(&ush_fault_exit.lock);
+    for (int ms = 0; ms < USH_FAULT_EXIT_WAIT_MS && !ush_fault_exit.done; ms += USH_FAULT_POLL_MS) {
+        pthread_mutex_unlock(&ush_fault_exit.lock);
+        nanosleep(&poll, NULL);
+        pthread_mutex_lock(&ush_fault_exit.lock);
+    }
+    if (!ush_fault_exit.done) ush_fault_left_early();
+    pthread_mutex_unlock(&ush_fault_exit.lock);
     return NULL;
 }
 
 void ush_fault_exit_watchdog(int code)
 {
     pthread_t tid;
+    size_t    n = (size_t)ush_g.n_pes;
 
-    ush_fault_exit.code = code;
-    ush_fault_exit.done = 0;
+    ush_fault_exit.code    = code;
+    ush_fault_exit.done    = 0;
+    ush_fault_exit.looks   = 0;
+    ush_fault_exit.next_ns = 0;
+    ush_fault_exit.buf     = calloc(USH_FAULT_LOOKS * n, sizeof(uint64_t));
+    for (int i = 0; i < USH_FAULT_LOOKS; i++) {
+        ush_fault_exit.look[i] = ush_fault_exit.buf ? ush_fault_exit.buf + i * n : NULL;
+    }
     ush_wait_beacon_exiting();
     if (pthread_create(&tid, NULL, ush_fault_exit_timer, NULL) == 0) {
         pthread_detach(tid);
@@ -150,8 +191,10 @@ void ush_fault_exit_watchdog(int code)
 void ush_fault_exit_watchdog_done(void)
 {
     pthread_mutex_lock(&ush_fault_exit.lock);
-    ush_fault_exit.done = 1;
+    __atomic_store_n(&ush_fault_exit.done, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&ush_fault_exit.lock);
+    free(ush_fault_exit.buf);
+    ush_fault_exit.buf = NULL;
 }
 
 const char *ush_fault_global_exit_msg(int status)

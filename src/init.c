@@ -160,23 +160,23 @@ static void ush_atexit(int code, void *arg)
 {
     (void)arg;
     /* A program that returns from main without shmem_finalize is
-     * finalized here (collective). If the other PEs do not follow within
-     * a moment, this PE left early and they would wait for it for ever:
-     * the watchdog ends the job, saying why (fault.c). PMIx stays up from
-     * the first shmem_init to exit, so the library can be initialised
-     * again after a finalize. */
+     * finalized here (collective). First every PE must be seen exiting:
+     * a barrier on flags of its own, since the finalize barrier would
+     * match a user barrier the others are waiting in, and a launcher's
+     * fence cannot be trusted for it (Slurm 22.05's returns at once for a
+     * node's only task). If the others do not follow within a moment,
+     * this PE left early and they would wait for it for ever: the
+     * watchdog ends the job, saying why (fault.c). PMIx stays up from the
+     * first shmem_init to exit, so the library can be initialised again
+     * after a finalize. */
     if (ush_g.initialized) {
         if (ush_g.n_pes > 1) {
-            /* a PMIx fence first: the finalize barrier would match a user
-             * barrier the others are waiting in */
             ush_fault_exit_watchdog(code);
-            if (ush_tp_exit_fence(!ush_g.progress_thread) == USH_TP_OK) {
-                ush_fault_exit_watchdog_done(); /* every PE is exiting */
-            }
+            ush_exit_barrier();
+            ush_fault_exit_watchdog_done(); /* every PE is exiting */
         }
         ush_g.init_count = 1;
         pshmem_finalize();
-        ush_fault_exit_watchdog_done();
     }
     ush_tp_bootstrap_finalize();
 }

@@ -113,5 +113,9 @@ void *ush_ptr(const void *addr, int pe);
 /* Whole-job synchronisation used by the allocator and init/finalize. */
 void ush_barrier_all(void);
 void ush_sync_all(void);
+/* Every PE has reached its exit without shmem_finalize: a barrier of the
+ * world on flags of its own, which no user barrier, collective or
+ * finalize can match (src/init.c's exit handler). */
+void ush_exit_barrier(void);
 
 #endif

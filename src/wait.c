@@ -9,6 +9,7 @@
  * SHMEM_YIELD=never spins forever, always yields at once.
  */
 #include "ush.h"
+#include "ush_fault.h"
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
 
@@ -59,7 +60,11 @@ static void ush_wait_publish(ush_wait_t *w)
 {
     uint64_t *beacon = ush_wait_beacon;
 
-    if (beacon == NULL || __atomic_load_n(&ush_wait_exiting, __ATOMIC_RELAXED)) return;
+    if (__atomic_load_n(&ush_wait_exiting, __ATOMIC_RELAXED)) {
+        ush_fault_exit_look(); /* waiting for the others to exit too */
+        return;
+    }
+    if (beacon == NULL) return;
     while (w->serial == 0 || w->serial == UINT32_MAX) { /* neither "none" nor EXITING */
         w->serial = __atomic_add_fetch(&ush_wait_serial, 1, __ATOMIC_RELAXED);
     }

@@ -412,25 +412,12 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
     return rkey;
 }
 
-/* For the job-wide fences of exit and finalize, which take a PMIx round
+/* For the job-wide fence of finalize, which takes a PMIx round
  * trip at least: a PE done with its own part makes room for the PEs (and
  * the PMIx server) still on their way, which may need this core. */
 static void ush_tp_progress_worker(void *worker)
 {
     if (!ucp_worker_progress(worker) && ush_tp_yield) sched_yield();
-}
-
-static void ush_tp_progress_none(void *worker)
-{
-    (void)worker;
-    sched_yield(); /* the progress thread serves the peers */
-}
-
-ush_tp_status_t ush_tp_exit_fence(int progress)
-{
-    return ush_tp_bootstrap_fence_progress(progress ? ush_tp_progress_worker
-                                                    : ush_tp_progress_none,
-                                           ush_tp_ctx_default->worker);
 }
 
 void ush_tp_ctx_fini(ush_tp_ctx_t *c)

@@ -53,9 +53,6 @@ void            ush_tp_abort_release(void);
  * and return, so the caller can die of its signal. Async-signal-safe;
  * nothing without _prepare or in a forked child. */
 void            ush_tp_abort_from_signal(int status, const char *msg);
-/* A PMIx fence of the whole job at exit, which no user barrier can match;
- * progress: drive the default worker meanwhile (no progress thread). */
-ush_tp_status_t ush_tp_exit_fence(int progress);
 void            ush_tp_bootstrap_finalize(void);
 
 /* -- UCX ------------------------------------------------------------------- */

@@ -12,30 +12,9 @@
 
 launch=$1 np=$2 prog=$3
 rank=$((np - 1))
-cl_require netns "${launch%-netns}"
-nn=$(cl_nodes | wc -l)
-[ "$nn" -gt 1 ] || cl_die "fewer than 2 ushn* nodes: the set-up fixture did not run or failed"
-
-case $launch in
-    mpirun-netns)
-        hosts=
-        for ((i = 0; i < nn; i++)); do
-            hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$((np / nn))
-        done
-        cmd=(mpirun --allow-run-as-root -np "$np" --host "$hosts" --bind-to none
-             --mca plm_rsh_agent "$CL_RSH" --mca plm_rsh_no_tree_spawn 1
-             --mca oob_tcp_if_include "$CL_NET" --mca btl_tcp_if_include "$CL_NET")
-        allowed='^$'
-        ;;
-    srun-netns)
-        export SLURM_CONF=$SLURM_LOCAL_STATE_DIR/etc/slurm.conf
-        cmd=(srun --mpi=pmix -n "$np" -N "$nn" --ntasks-per-node=$((np / nn)))
-        allowed='^slurmd$'
-        ;;
-    *)
-        cl_die "crash.sh: unknown launcher '$launch'"
-        ;;
-esac
+cl_netns_launch "$launch" "$np"
+cmd=("${cl_cmd[@]}")
+allowed=$cl_allowed
 
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
@@ -51,14 +30,4 @@ cl_say "exit status $status after $elapsed ms"
 [ "$status" -ne 124 ] && [ "$status" -ne 137 ] ||
     cl_die "the job did not end within 60 s after PE $rank crashed (killed by timeout)"
 
-# Leftovers: the launcher has returned, so give its remote daemons up to
-# 10 s to finish tearing down, then nothing but the fixture's daemons may run.
-left=
-for ((try = 0; try < 100; try++)); do
-    left=$(cl_ns_pids | awk -v ok="$allowed" '$3 !~ ok')
-    [ -z "$left" ] && break
-    sleep 0.1
-done
-[ -z "$left" ] || cl_die "processes left in the nodes after the job ended:
-$left"
-cl_say "no process left in the nodes"
+cl_nodes_clean "$allowed"

@@ -13,6 +13,17 @@
 #   cl_slurm ARGS...     slurm-local with our state directory (up, down)
 #   cl_nodes             our node namespaces that exist now
 #   cl_ns_pids           "netns pid comm" of every process in them
+#   cl_netns_launch LAUNCH NP [alone]
+#                        the command (array cl_cmd) that starts NP PEs over
+#                        every node, under mpirun-netns or srun-netns: NP
+#                        spread evenly, or with "alone" NP-1 PEs on the
+#                        first node and the last PE alone on the second;
+#                        cl_allowed is what may still run in the nodes
+#                        after the job (the fixture's daemons)
+#   cl_nodes_clean ALLOWED
+#                        after a job: fail unless, within 10 s, nothing runs
+#                        in the nodes but processes whose name matches the
+#                        regex ALLOWED
 #
 # Set by CMake (test ENVIRONMENT): USH_CLUSTER_TOOLS, USH_CLUSTER_STATE and,
 # for run.sh, USH_PE_RUNNER (test/pe/run_pe_test.cmake).
@@ -98,4 +109,58 @@ cl_ns_pids() {
             printf '%s %s %s\n' "$n" "$p" "$(cat "/proc/$p/comm" 2>/dev/null || echo '?')"
         done
     done
+}
+
+cl_netns_launch() {
+    local launch=$1 np=$2 layout=${3:-even} nn i slots hosts=
+    cl_require netns "${launch%-netns}"
+    nn=$(cl_nodes | wc -l)
+    [ "$nn" -gt 1 ] || cl_die "fewer than 2 ushn* nodes: the set-up fixture did not run or failed"
+    [ "$layout" = alone ] && nn=2
+    case $launch in
+        mpirun-netns)
+            for ((i = 0; i < nn; i++)); do
+                slots=$((np / nn))
+                [ "$layout" = alone ] && { [ "$i" -eq 0 ] && slots=$((np - 1)) || slots=1; }
+                hosts+=${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$slots
+            done
+            cl_cmd=(mpirun --allow-run-as-root -np "$np" --host "$hosts" --bind-to none
+                    --mca plm_rsh_agent "$CL_RSH" --mca plm_rsh_no_tree_spawn 1
+                    --mca oob_tcp_if_include "$CL_NET" --mca btl_tcp_if_include "$CL_NET")
+            cl_allowed='^$'
+            ;;
+        srun-netns)
+            export SLURM_CONF=$SLURM_LOCAL_STATE_DIR/etc/slurm.conf
+            [ -f "$SLURM_CONF" ] || cl_die "no $SLURM_CONF: the Slurm set-up fixture did not run or failed"
+            cl_cmd=(srun --mpi=pmix -n "$np" -N "$nn")
+            if [ "$layout" = alone ]; then
+                # Slurm's block layout gives 3+1 for 4 PEs only by its rule
+                # of one task a node at least: name each task's node
+                for ((i = 0; i < np; i++)); do
+                    hosts+=${hosts:+,}$CLUSTER_PREFIX$((i == np - 1))
+                done
+                cl_cmd+=(--distribution=arbitrary --nodelist="$hosts")
+            else
+                cl_cmd+=(--ntasks-per-node=$((np / nn)))
+            fi
+            cl_allowed='^slurmd$'
+            ;;
+        *)
+            cl_die "cl_netns_launch: unknown launcher '$launch'"
+            ;;
+    esac
+}
+
+# The launcher has returned: give its remote daemons up to 10 s to finish
+# tearing down.
+cl_nodes_clean() {
+    local allowed=$1 left= try
+    for ((try = 0; try < 100; try++)); do
+        left=$(cl_ns_pids | awk -v ok="$allowed" '$3 !~ ok')
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    [ -z "$left" ] || cl_die "processes left in the nodes after the job ended:
+$left"
+    cl_say "no process left in the nodes"
 }
