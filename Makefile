@@ -12,11 +12,11 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # The Debian 12 packages each target needs; this is the one list of them.
 # Each target adds its own to PACKAGES (target-specific variables reach the
 # prerequisites, so `deps` sees them), and `deps` installs what is missing.
-# The library, oshrun, oshcc and oshinfo (all, install, demo):
+# The library, oshrun, oshcc, oshinfo and the man pages (all, install, demo):
 PKG_BUILD = cmake make gcc pkg-config libucx-dev libpmix-dev libhwloc-dev
 # The tests (check, check-tsan, check-asan): Criterion for the unit tests,
-# g++ for the C++ header and oshc++ tests.
-PKG_TEST  = libcriterion-dev g++
+# g++ for the C++ header and oshc++ tests, groff to render the man pages.
+PKG_TEST  = libcriterion-dev g++ groff-base
 # The launcher and multi-node tests run the real mpirun and srun (Open MPI
 # and Slurm are PMIx servers), on network namespaces made with iproute2.
 PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
