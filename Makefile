@@ -1,43 +1,51 @@
 # Two entry points for a fresh Debian 12 machine (as root, or with sudo):
 #   make demo    set up, build, and run a small program on 4 PEs
 #   make check   set up, build, and run every test
-# Both install only the Debian packages that are missing.
+# Each target installs only the Debian packages it needs that are missing:
+# `make install` (into PREFIX) only those of the build, so it also works
+# without root where they are there already. Other distributions: the
+# plain CMake commands in README.md.
 
 BUILD   ?= build
-PREFIX  ?= $(CURDIR)/$(BUILD)/install
+PREFIX  ?= $(abspath $(BUILD))/install
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
-PACKAGES = cmake make gcc g++ pkg-config libucx-dev libpmix-dev libhwloc-dev libcriterion-dev
+# The Debian 12 packages each target needs; this is the one list of them.
+# Each target adds its own to PACKAGES (target-specific variables reach the
+# prerequisites, so `deps` sees them), and `deps` installs what is missing.
+# The library, oshrun, oshcc, oshinfo and the man pages (all, install, demo):
+PKG_BUILD = cmake make gcc pkg-config libucx-dev libpmix-dev libhwloc-dev
+# The tests (check, check-tsan, check-asan): Criterion for the unit tests,
+# g++ for the C++ header and oshc++ tests, groff to render the man pages.
+PKG_TEST  = libcriterion-dev g++ groff-base
 # The launcher and multi-node tests run the real mpirun and srun (Open MPI
 # and Slurm are PMIx servers), on network namespaces made with iproute2.
-PACKAGES += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
-# ucx_perftest, the baseline of the cross-node latency bench.
-PACKAGES += ucx-utils
+PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
-# --no-install-recommends): the fuzz targets, test/fuzz/.
-PACKAGES += clang libclang-rt-14-dev
-# gnuplot without X: `make bench` draws its latency-against-size PNG with it.
-PACKAGES += gnuplot-nox
+# --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
+PKG_FUZZ  = clang libclang-rt-14-dev
+# make bench: Debian's Open MPI OSHMEM to compare with (its oshcc needs the
+# headers), gnuplot without X for the latency-against-size PNG, and
+# ucx_perftest, the baseline of the cross-node latency bench.
+PKG_BENCH = openmpi-bin libopenmpi-dev gnuplot-nox ucx-utils
+
+PACKAGES = $(PKG_BUILD)
+# DEPS=no: check and install nothing (a machine set up some other way).
+DEPS ?= yes
+# Whether CMake builds the tests: auto builds them when Criterion is there;
+# the test targets say ON, so a missing Criterion is an error there.
+TESTS ?=
 
 .PHONY: all deps configure build install demo check check-tsan check-asan fuzz bench clean
 
 all: build
 
 deps:
-	@missing=""; \
-	for p in $(PACKAGES); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	    echo "ushmem: installing missing Debian packages:$$missing"; \
-	    SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
-	    $$SUDO apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	else \
-	    echo "ushmem: all required Debian packages are installed"; \
-	fi
+ifneq ($(DEPS),no)
+	@sh scripts/deps.sh $(sort $(PACKAGES))
+endif
 
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)$(if $(TESTS), -DUSHMEM_BUILD_TESTS=$(TESTS))
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
@@ -50,16 +58,22 @@ demo: install
 	$(PREFIX)/bin/oshcc docs/examples/ring.c -o $(BUILD)/ring
 	$(PREFIX)/bin/oshrun -n 4 $(BUILD)/ring
 
+check: PACKAGES += $(PKG_TEST) $(PKG_FUZZ)
+check: TESTS = ON
 check: install
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
 
 # Only the ThreadSanitizer run of the threaded tests (test/sanitize/):
 # builds $(BUILD)/tsan with -fsanitize=thread and runs them there.
+check-tsan: PACKAGES += $(PKG_TEST)
+check-tsan: TESTS = ON
 check-tsan: configure
 	cd $(BUILD) && ctest --output-on-failure -L tsan
 
 # Only the AddressSanitizer+UBSan run (test/sanitize/): builds $(BUILD)/asan
 # and runs the unit tests and a multi-PE subset there.
+check-asan: PACKAGES += $(PKG_TEST)
+check-asan: TESTS = ON
 check-asan: configure
 	cd $(BUILD) && ctest --output-on-failure -L asan
 
@@ -68,6 +82,7 @@ check-asan: configure
 FUZZ_TIME ?= 600
 FUZZ_RUNS ?= -1
 # (Not through ctest: fuzz.short's TIMEOUT is sized for the short run.)
+fuzz: PACKAGES += $(PKG_FUZZ)
 fuzz: deps
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_RUNS=$(FUZZ_RUNS) sh test/fuzz/run_fuzz.sh \
 	    $(CURDIR) $(abspath $(BUILD))/fuzz clang cmake ""
@@ -75,7 +90,7 @@ fuzz: deps
 # The start-up bench and the microbenchmark suite, both against Debian's
 # Open MPI OSHMEM (bench/README.md); results in $(BUILD)/bench-results.
 # Its Open MPI side is built with Debian's oshcc, which needs the headers.
-bench: PACKAGES += libopenmpi-dev
+bench: PACKAGES += $(PKG_BENCH)
 bench: install
 	$(MAKE) -C bench PREFIX=$(PREFIX) OUT=$(abspath $(BUILD))/bench-results
 

@@ -63,6 +63,15 @@ foreach(dir LIBDIR INCLUDEDIR)
         set(USH_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
     endif()
 endforeach()
+# An rpath to libdir, as oshcc adds, so `cc $(pkg-config --cflags --libs
+# ushmem) app.c` runs without LD_LIBRARY_PATH; ${libdir} is where the .pc was
+# found, so the rpath follows a moved tree. Not for a libdir the linker
+# searches anyway (a /usr install): the loader searches it too.
+set(USH_PC_RPATH "-Wl,-rpath,\${libdir} ")
+get_filename_component(USH_FULL_LIBDIR "${CMAKE_INSTALL_FULL_LIBDIR}" ABSOLUTE)
+if(USH_FULL_LIBDIR IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+    set(USH_PC_RPATH "")
+endif()
 # Libs.private is for `pkg-config --static`, so take the static link lines
 # of the dependencies, as pkg-config reported them when we were configured.
 set(USH_PC_LIBS_PRIVATE)

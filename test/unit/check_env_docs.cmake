@@ -1,4 +1,4 @@
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.20)
 # Every variable in the environment table (src/ush_env.h) is documented in
 # docs/environment.md, and the documentation names no variable the table
 # lacks: the two are kept in step.

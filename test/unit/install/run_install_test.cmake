@@ -1,7 +1,9 @@
 # cmake -P script run by ctest (unit_install): install the build into a
 # scratch prefix, move the prefix (nothing may remember where it was
 # installed), then build a consumer with find_package(ushmem) and one with
-# pkg-config. Any failure is a FATAL_ERROR, which fails the test.
+# pkg-config, and run each with LD_LIBRARY_PATH unset: the flags both give
+# must find the library by themselves. Any failure is a FATAL_ERROR, which
+# fails the test.
 foreach(v USH_BUILD_DIR USH_WORK_DIR USH_CONSUMER_DIR USH_GENERATOR USH_C_COMPILER
           USH_LIBDIR USH_VERSION)
     if(NOT DEFINED ${v})
@@ -14,6 +16,16 @@ function(ush_run what)
     execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "${what} failed (${rc}):\n  ${ARGN}\n${out}")
+    endif()
+endfunction()
+
+# Run a consumer as a single PE (no launcher) with no LD_LIBRARY_PATH.
+function(ush_run_consumer exe)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${exe}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+    if(NOT rc EQUAL 0 OR NOT out STREQUAL "PE 0 of 1\n")
+        message(FATAL_ERROR "${exe}, run without LD_LIBRARY_PATH, exited '${rc}' "
+                            "printing '${out}' (expected 'PE 0 of 1'):\n${err}")
     endif()
 endfunction()
 
@@ -66,6 +78,7 @@ foreach(exe hello_shared hello_static)
     if(NOT EXISTS ${cbuild}/${exe})
         message(FATAL_ERROR "consumer ${exe} was not built")
     endif()
+    ush_run_consumer(${cbuild}/${exe})
 endforeach()
 
 # A version from another major must be refused (the version file works).
@@ -116,4 +129,5 @@ ush_run("compiling and linking the pkg-config consumer"
 if(NOT EXISTS ${USH_WORK_DIR}/hello_pkgconfig)
     message(FATAL_ERROR "pkg-config consumer was not built")
 endif()
-message(STATUS "install layout, find_package and pkg-config consumers: OK")
+ush_run_consumer(${USH_WORK_DIR}/hello_pkgconfig)
+message(STATUS "install layout, find_package and pkg-config consumers built and run: OK")

@@ -1,5 +1,6 @@
 /* Compiles against every installed public header and links the symbols a
- * first OpenSHMEM program uses. It is built, not run. */
+ * first OpenSHMEM program uses. unit_install runs it as one PE, with no
+ * LD_LIBRARY_PATH: it must print exactly "PE 0 of 1". */
 #include <shmem.h>
 #include <shmemx.h>
 #include <pshmem.h>
