@@ -77,17 +77,22 @@ typedef struct {
     int     prog_status;    /* exit status to use when prog_path is unusable */
 } ush_run_opts_t;
 
-/* One output stream of one PE, relayed line by line. */
-#define USH_RUN_RELAY_BUF 8192
+/* One output stream of one PE, relayed a whole line at a time. A line is
+ * held until its newline arrives, however long that takes; only a line
+ * longer than USH_RUN_RELAY_LINE_MAX bytes is cut, into pieces of that size,
+ * each ended with a newline (and tagged under --tag-output), so output of
+ * different PEs never shares a line. The buffer grows to the bound as
+ * needed: most PEs never hold more than a few short lines. */
+#define USH_RUN_RELAY_LINE_MAX (64 * 1024)
 typedef struct {
     int     fd;             /* read end of the PE's pipe; -1 once closed */
     int     out_fd;         /* where it goes: 1 or 2 */
+    int     file_fd;        /* --output-filename copy, or -1 */
     int     rank;
     int     tag;
-    int     at_line_start;  /* the next byte written starts a line */
-    double  partial_since;  /* arrival of a pending unterminated line, or 0 */
-    size_t  len;
-    char    buf[USH_RUN_RELAY_BUF];
+    size_t  len;            /* bytes held: an unterminated line */
+    size_t  cap;
+    char   *buf;
 } ush_run_relay_t;
 
 typedef struct {
@@ -184,10 +189,9 @@ ush_run_status_t ush_run_binding_plan(const ush_run_opts_t *opts, cpu_set_t **se
 ush_run_status_t ush_run_spawn_all(ush_run_job_t *job);
 
 /* relay.c */
-void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int rank, int tag);
-void   ush_run_relay_read(ush_run_relay_t *r, double now);
-void   ush_run_relay_flush_stale(ush_run_relay_t *r, double now);
-double ush_run_relay_due(const ush_run_relay_t *r);
+void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int file_fd, int rank,
+                          int tag);
+void   ush_run_relay_read(ush_run_relay_t *r);
 void   ush_run_relay_close(ush_run_relay_t *r);
 
 /* job.c */

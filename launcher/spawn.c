@@ -175,8 +175,8 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     close(errp[1]);
     close(rep[1]);
     outp[1] = errp[1] = rep[1] = -1;
-    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, rank, job->opts.tag_output);
-    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, rank, job->opts.tag_output);
+    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, -1, rank, job->opts.tag_output);
+    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, -1, rank, job->opts.tag_output);
     outp[0] = errp[0] = -1;
 
     /* EOF: exec succeeded. An int: the child's errno from a failed step. */
