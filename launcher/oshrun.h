@@ -9,8 +9,9 @@
  * (PMIx server and the upcalls it hands to the main thread), spawn.c
  * (fork/exec of PEs), binding.c (hwloc binding plan and report), relay.c (stdout and
  * stderr of PEs), job.c (the event loop: reaping, signals, exit status),
- * tmpdir.c (the private directory PMIx puts its rendezvous files in) and
- * env.c (child environment arrays).
+ * tmpdir.c (the private directory PMIx puts its rendezvous files in),
+ * reaper.c (the clean-up that outlives a killed oshrun) and env.c (child
+ * environment arrays).
  */
 #ifndef USH_OSHRUN_H
 #define USH_OSHRUN_H
@@ -109,7 +110,9 @@ typedef struct {
     ush_run_pe_t   *pes;        /* indexed by rank */
     int             nspawned;
     int             nalive;
-    pid_t           pgid;       /* process group of all PEs (PE 0's pid) */
+    pid_t           pgid;       /* process group of all PEs: the reaper's */
+    pid_t           reaper_pid; /* reaper.c's child, or 0 */
+    int             reaper_fd;  /* oshrun's end of the reaper's pipe, or -1 */
     int             sigfd;      /* signalfd for SIGCHLD and forwarded signals */
     char            nspace[256];
     char            hostname[256];
@@ -154,6 +157,13 @@ void             ush_run_env_free(char **env);
 /* tmpdir.c */
 ush_run_status_t ush_run_tmpdir_create(char **path_out);
 void             ush_run_tmpdir_remove(const char *path);
+
+/* reaper.c: a child that removes the tmpdir and ends the PEs when oshrun
+ * dies without doing so (SIGKILL); it leads the PEs' process group (sets
+ * job->pgid). Start it after the tmpdir, before the PMIx server's threads;
+ * call _done once the tmpdir is removed, on every way out. */
+ush_run_status_t ush_run_reaper_start(ush_run_job_t *job);
+void             ush_run_reaper_done(ush_run_job_t *job);
 
 /* pmix_server.c */
 /* What a PE told the PMIx server, for the job loop. */

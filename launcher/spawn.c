@@ -1,6 +1,7 @@
 /*
- * Starting the PEs: one fork/exec each, all in one process group (PE 0's)
- * so a single kill reaches them and anything they started.
+ * Starting the PEs: one fork/exec each, all in one process group (the
+ * reaper's, see reaper.c) so a single kill reaches them and anything they
+ * started; each ends with oshrun (PR_SET_PDEATHSIG).
  *
  * The launcher has PMIx threads running, so between fork and exec a child
  * may only make async-signal-safe calls: everything it needs (argv, envp,
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@ typedef struct {
     int         out_w, err_w;
     int         report_w;   /* write end of the exec-failure pipe */
     pid_t       pgid;       /* 0: lead a new group */
+    pid_t       launcher;   /* oshrun's pid */
     cpu_set_t  *cpuset;     /* NULL: no binding */
 } ush_run_child_t;
 
@@ -44,6 +47,13 @@ static void __attribute__((noreturn)) ush_run_child_exec(const ush_run_child_t *
     struct sigaction dfl = { .sa_handler = SIG_DFL };
     sigset_t         none;
 
+    /* End with oshrun, however it ends (SIGKILL included). SIGKILL, since
+     * nothing could read the PE's output any more, and a PE that blocks or
+     * ignores SIGTERM, or never talks PMIx, must go too. Armed here, so
+     * check that oshrun did not die before it was. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != c->launcher) {
+        _exit(USH_RUN_EXIT_FAILURE);
+    }
     /* the launcher's own group would get terminal signals meant for it */
     if (setpgid(0, c->pgid) != 0) {
         ush_run_child_report(c->report_w, errno);
@@ -151,6 +161,7 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
         .err_w    = errp[1],
         .report_w = rep[1],
         .pgid     = job->pgid,
+        .launcher = getpid(),
         .cpuset   = job->cpusets ? &job->cpusets[rank] : NULL,
     };
     pid = fork();
