@@ -116,6 +116,9 @@ int main(int argc, char **argv)
         goto out_opts;
     }
     st = ush_run_resolve_program(&job.opts);
+    if (st == USH_RUN_OK) {
+        st = ush_run_options_embedded(&job.opts);
+    }
     if (st != USH_RUN_OK) {
         code = ush_run_exit_for(st, &job.opts);
         goto out_opts;
@@ -198,8 +201,6 @@ out_pes:
 out_binding:
     free(job.cpusets);
 out_opts:
-    free(job.opts.exports);
-    free(job.opts.mcas);
-    free(job.opts.prog_path);
+    ush_run_options_free(&job.opts);
     return code;
 }

@@ -61,6 +61,13 @@ typedef enum {
 
 typedef struct {
     int     npes;
+    int     npes_given;     /* -n / -np / -c was given */
+    int     ppn;            /* -N / --npernode / -ppn; 0 = not given */
+    const char *map_by;     /* --map-by (points into argv), or NULL */
+    const char *wdir;       /* --wdir (points into argv), or NULL */
+    const char *output_dir; /* --output-filename (points into argv), or NULL */
+    int     oversubscribe;  /* --oversubscribe */
+    int     allow_root;     /* --allow-run-as-root */
     int     tag_output;     /* prefix each line with "[PE n] " */
     ush_run_bind_t bind;    /* --bind-to */
     int     report_bindings;/* --report-bindings */
@@ -71,8 +78,10 @@ typedef struct {
     char  **mcas;           /* --mca KEY VALUE pairs, flat (points into argv) */
     int     nmcas;          /* number of pairs */
     double  timeout_s;      /* --timeout; 0 = none */
-    char  **exports;        /* -x VAR[=VAL], as given (points into argv) */
+    char  **exports;        /* -x VAR[=VAL] as given (into argv), -genv's malloc'd */
     int     nexports;
+    char  **owned;          /* what exports holds that was malloc'd (-genv) */
+    int     nowned;
     char   *prog_path;      /* the program, resolved through PATH (malloc'd) */
     char  **prog_argv;      /* the program's argv (points into main's argv) */
     int     prog_status;    /* exit status to use when prog_path is unusable */
@@ -133,6 +142,10 @@ double ush_run_now(void);
  * possibly on another node). */
 ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *opts);
 ush_run_status_t ush_run_resolve_program(ush_run_opts_t *opts);
+/* The embedded launcher's reading of options meant for several nodes
+ * (notes on stderr for those it ignores), --wdir checked. */
+ush_run_status_t ush_run_options_embedded(ush_run_opts_t *opts);
+void             ush_run_options_free(ush_run_opts_t *opts);
 
 /* path.c: NAME as the shell finds it (a name with a slash is a path, others
  * are searched in PATH). 0 and a malloc'd path, or an errno: ENOENT (not

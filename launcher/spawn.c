@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What one child needs between fork and exec. */
@@ -30,6 +32,7 @@ typedef struct {
     pid_t       pgid;       /* 0: lead a new group */
     pid_t       launcher;   /* oshrun's pid */
     cpu_set_t  *cpuset;     /* NULL: no binding */
+    const char *wdir;       /* --wdir, or NULL */
 } ush_run_child_t;
 
 static void ush_run_child_report(int fd, int err)
@@ -83,6 +86,9 @@ static void __attribute__((noreturn)) ush_run_child_exec(const ush_run_child_t *
     if (c->cpuset && sched_setaffinity(0, sizeof(cpu_set_t), c->cpuset) != 0) {
         ush_run_child_report(3, errno);
     }
+    if (c->wdir && chdir(c->wdir) != 0) {
+        ush_run_child_report(3, errno);
+    }
     execve(c->path, c->argv, c->envp);
     ush_run_child_report(3, errno);
     _exit(USH_RUN_EXIT_NOEXEC);   /* not reached */
@@ -122,6 +128,57 @@ static char **ush_run_base_env(const ush_run_opts_t *opts)
     return env;
 }
 
+/* mkdir -p of path (modified in place and restored). */
+static int ush_run_mkdirs(char *path)
+{
+    for (char *p = path + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            int rc = mkdir(path, 0755);
+            *p = c;
+            if (rc != 0 && errno != EEXIST) {
+                return -1;
+            }
+            if (c == '\0') {
+                return 0;
+            }
+        }
+    }
+}
+
+/* --output-filename DIR: DIR/1/rank.N/stdout and stderr, the names Open
+ * MPI's mpirun gives them (N zero-padded to the digits of the PE count; 1
+ * is the job, always the first here). */
+static int ush_run_output_files(const ush_run_job_t *job, int rank, int fds[2])
+{
+    static const char *const names[2] = { "stdout", "stderr" };
+    char dir[PATH_MAX], file[PATH_MAX + 16];
+    int  width = snprintf(NULL, 0, "%d", job->opts.npes);
+
+    fds[0] = fds[1] = -1;
+    errno  = 0;
+    if (snprintf(dir, sizeof(dir), "%s/1/rank.%0*d", job->opts.output_dir, width, rank) >=
+            (int)sizeof(dir) || ush_run_mkdirs(dir) != 0) {
+        ush_run_msg("--output-filename: cannot create %s: %s", dir,
+                    strerror(errno ? errno : ENAMETOOLONG));
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(file, sizeof(file), "%s/%s", dir, names[k]);
+        fds[k] = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fds[k] < 0) {
+            ush_run_msg("--output-filename: cannot create %s: %s", file, strerror(errno));
+            if (k == 1) {
+                close(fds[0]);
+                fds[0] = -1;
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Start PE rank. On success the PE runs and its relays are set up; on
  * failure *exit_code says what oshrun should exit with. */
 static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, int rank,
@@ -131,6 +188,7 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     ush_run_status_t st  = USH_RUN_ERR_SYS;
     char           **env = ush_run_env_dup(base_env);
     int              outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
+    int              files[2] = { -1, -1 };   /* --output-filename */
     int              err = 0;
     ssize_t          got;
     pid_t            pid;
@@ -142,6 +200,9 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     }
     if (ush_run_server_setup_fork(job, rank, &env) != USH_RUN_OK) {
         st = USH_RUN_ERR_PMIX;
+        goto out_env;
+    }
+    if (job->opts.output_dir && ush_run_output_files(job, rank, files) != 0) {
         goto out_env;
     }
     if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
@@ -163,6 +224,7 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
         .pgid     = job->pgid,
         .launcher = getpid(),
         .cpuset   = job->cpusets ? &job->cpusets[rank] : NULL,
+        .wdir     = job->opts.wdir,
     };
     pid = fork();
     if (pid < 0) {
@@ -186,9 +248,9 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     close(errp[1]);
     close(rep[1]);
     outp[1] = errp[1] = rep[1] = -1;
-    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, -1, rank, job->opts.tag_output);
-    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, -1, rank, job->opts.tag_output);
-    outp[0] = errp[0] = -1;
+    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, files[0], rank, job->opts.tag_output);
+    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, files[1], rank, job->opts.tag_output);
+    outp[0] = errp[0] = files[0] = files[1] = -1;
 
     /* EOF: exec succeeded. An int: the child's errno from a failed step. */
     do {
@@ -207,6 +269,7 @@ out_pipes:
         if (outp[i] >= 0) close(outp[i]);
         if (errp[i] >= 0) close(errp[i]);
         if (rep[i] >= 0) close(rep[i]);
+        if (files[i] >= 0) close(files[i]);
     }
 out_env:
     ush_run_env_free(env);

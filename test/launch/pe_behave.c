@@ -17,6 +17,7 @@
  *   pe_behave long-line LEN        one line of LEN bytes of the PE's letter
  *   pe_behave lines N              N numbered lines, in small unaligned writes
  *   pe_behave env VAR              print VAR's value
+ *   pe_behave cwd                  print "PE n cwd DIR"
  *   pe_behave affinity             print how many (and which) CPUs this PE may use
  *   pe_behave cpus-allowed         print "PE n Cpus_allowed_list: LIST" as the
  *                                  kernel reports it in /proc/self/status
@@ -194,6 +195,15 @@ int main(int argc, char **argv)
     if (strcmp(mode, "env") == 0 && argc > 2) {
         const char *v = getenv(argv[2]);
         printf("%s=%s\n", argv[2], v ? v : "(unset)");
+        return 0;
+    }
+    if (strcmp(mode, "cwd") == 0) {
+        char dir[4096];
+        if (getcwd(dir, sizeof(dir)) == NULL) {
+            perror("getcwd");
+            return 1;
+        }
+        printf("PE %d cwd %s\n", rank, dir);
         return 0;
     }
     if (strcmp(mode, "affinity") == 0) {
