@@ -122,6 +122,14 @@ ush_run_status_t ush_run_handoff_choose(ush_run_opts_t *opts)
         ush_run_msg("warning: --mca is for mpirun; ignored by the %s launcher",
                     ush_run_launcher_name(opts->launcher));
     }
+    if (opts->launcher == USH_RUN_LAUNCHER_SRUN && opts->map_by != NULL) {
+        ush_run_msg("note: --map-by %s ignored by srun (use srun's --distribution)",
+                    opts->map_by);
+    }
+    if (opts->launcher == USH_RUN_LAUNCHER_SRUN && opts->output_dir != NULL) {
+        ush_run_msg("note: --output-filename ignored by srun (use srun's --output and "
+                    "--error with %%t)");
+    }
     if (opts->verbose) {
         ush_run_msg("launcher: %s (%s)", ush_run_launcher_name(opts->launcher), why);
     }
@@ -171,12 +179,13 @@ static int ush_run_exported(const ush_run_opts_t *opts, const char *name, size_t
     return 0;
 }
 
-/* srun --mpi=pmix -n N [--cpu-bind=...] [--label] program args...
+/* srun --mpi=pmix [-n N] [--ntasks-per-node=P] [--overcommit] [--chdir D]
+ * [--cpu-bind=...] [--label] program args...
  * srun passes the whole environment on by default, so -x VAR=VALUE is set
  * here; the assignments go to *assign for --verbose. */
 static void ush_run_build_srun(const ush_run_opts_t *opts, const char *path, char *npes,
                                ush_run_argv_t *a, ush_run_argv_t *assign, char *bind,
-                               size_t bind_len)
+                               size_t bind_len, char *ppn, size_t ppn_len)
 {
     static const char *const kinds[] = {
         [USH_RUN_BIND_DEFAULT] = NULL,   [USH_RUN_BIND_NONE] = "none",
@@ -185,8 +194,21 @@ static void ush_run_build_srun(const ush_run_opts_t *opts, const char *path, cha
 
     ush_run_argv_add(a, path);
     ush_run_argv_add(a, "--mpi=pmix");
-    ush_run_argv_add(a, "-n");
-    ush_run_argv_add(a, npes);
+    if (opts->npes_given || opts->ppn == 0) {
+        ush_run_argv_add(a, "-n");
+        ush_run_argv_add(a, npes);
+    }
+    if (opts->ppn > 0) {
+        snprintf(ppn, ppn_len, "--ntasks-per-node=%d", opts->ppn);
+        ush_run_argv_add(a, ppn);
+    }
+    if (opts->oversubscribe) {
+        ush_run_argv_add(a, "--overcommit");
+    }
+    if (opts->wdir) {
+        ush_run_argv_add(a, "--chdir");
+        ush_run_argv_add(a, opts->wdir);
+    }
     if (kinds[opts->bind] != NULL || opts->report_bindings) {
         snprintf(bind, bind_len, "--cpu-bind=%s%s%s", opts->report_bindings ? "verbose" : "",
                  opts->report_bindings && kinds[opts->bind] ? "," : "",
@@ -215,13 +237,15 @@ static int ush_run_mca_given(const ush_run_opts_t *opts, const char *name)
     return getenv(env) != NULL;
 }
 
-/* mpirun [--allow-run-as-root] --oversubscribe [--mca odls_base_sigkill_timeout 0] -np N [--hostfile F] [--host H]
- * [--bind-to B] [--report-bindings] [--tag-output] [--mca K V]... [-x VAR]...
+/* mpirun [--allow-run-as-root] --oversubscribe [--mca odls_base_sigkill_timeout 0]
+ * [-np N] [--npernode P] [--hostfile F] [--host H] [--map-by M] [--bind-to B]
+ * [--report-bindings] [--wdir D] [--output-filename D] [--tag-output]
+ * [--mca K V]... [-x VAR]...
  * program args... mpirun does not carry the environment to other nodes, so
  * every -x and every SHMEM_*, UCX_* and OMPI_MCA_* variable set here is
  * named (PEs may outnumber the slots mpirun sees: --oversubscribe). */
 static void ush_run_build_mpirun(const ush_run_opts_t *opts, const char *path, char *npes,
-                                 ush_run_argv_t *a, char **names)
+                                 char *ppn, ush_run_argv_t *a, char **names)
 {
     static const char *const kinds[] = {
         [USH_RUN_BIND_DEFAULT] = NULL,  [USH_RUN_BIND_NONE] = "none",
@@ -230,7 +254,7 @@ static void ush_run_build_mpirun(const ush_run_opts_t *opts, const char *path, c
     int nnames = 0;
 
     ush_run_argv_add(a, path);
-    if (geteuid() == 0) {
+    if (geteuid() == 0 || opts->allow_root) {
         ush_run_argv_add(a, "--allow-run-as-root");
     }
     ush_run_argv_add(a, "--oversubscribe");
@@ -242,8 +266,14 @@ static void ush_run_build_mpirun(const ush_run_opts_t *opts, const char *path, c
         ush_run_argv_add(a, "odls_base_sigkill_timeout");
         ush_run_argv_add(a, "0");
     }
-    ush_run_argv_add(a, "-np");
-    ush_run_argv_add(a, npes);
+    if (opts->npes_given || opts->ppn == 0) {
+        ush_run_argv_add(a, "-np");
+        ush_run_argv_add(a, npes);
+    }
+    if (opts->ppn > 0) {
+        ush_run_argv_add(a, "--npernode");
+        ush_run_argv_add(a, ppn);
+    }
     if (opts->hostfile) {
         ush_run_argv_add(a, "--hostfile");
         ush_run_argv_add(a, opts->hostfile);
@@ -252,12 +282,24 @@ static void ush_run_build_mpirun(const ush_run_opts_t *opts, const char *path, c
         ush_run_argv_add(a, "--host");
         ush_run_argv_add(a, opts->hosts);
     }
+    if (opts->map_by) {
+        ush_run_argv_add(a, "--map-by");
+        ush_run_argv_add(a, opts->map_by);
+    }
     if (kinds[opts->bind] != NULL) {
         ush_run_argv_add(a, "--bind-to");
         ush_run_argv_add(a, kinds[opts->bind]);
     }
     if (opts->report_bindings) {
         ush_run_argv_add(a, "--report-bindings");
+    }
+    if (opts->wdir) {
+        ush_run_argv_add(a, "--wdir");
+        ush_run_argv_add(a, opts->wdir);
+    }
+    if (opts->output_dir) {
+        ush_run_argv_add(a, "--output-filename");
+        ush_run_argv_add(a, opts->output_dir);
     }
     if (opts->tag_output) {
         ush_run_argv_add(a, "--tag-output");
@@ -331,7 +373,7 @@ int ush_run_handoff_exec(const ush_run_opts_t *opts)
     const ush_run_tool_t *tool = srun ? &ush_run_srun : &ush_run_mpirun;
     ush_run_argv_t        a = { 0 }, assign = { 0 };
     char                 *path = NULL, **names = NULL;
-    char                  npes[16], bind[64], why[64];
+    char                  npes[16], ppn[32], bind[64], why[64];
     int                   code = USH_RUN_EXIT_NOTFOUND, err;
 
     snprintf(why, sizeof(why), "cannot hand the job to %s", tool->name);
@@ -341,7 +383,7 @@ int ush_run_handoff_exec(const ush_run_opts_t *opts)
     }
     snprintf(npes, sizeof(npes), "%d", opts->npes);
     if (srun) {
-        ush_run_build_srun(opts, path, npes, &a, &assign, bind, sizeof(bind));
+        ush_run_build_srun(opts, path, npes, &a, &assign, bind, sizeof(bind), ppn, sizeof(ppn));
     } else {
         size_t nenv = 0;
         while (environ[nenv] != NULL) {
@@ -351,7 +393,8 @@ int ush_run_handoff_exec(const ush_run_opts_t *opts)
         if (names == NULL) {
             a.failed = 1;
         } else {
-            ush_run_build_mpirun(opts, path, npes, &a, names);
+            snprintf(ppn, sizeof(ppn), "%d", opts->ppn);
+            ush_run_build_mpirun(opts, path, npes, ppn, &a, names);
         }
     }
     for (char **p = opts->prog_argv; *p != NULL; p++) {

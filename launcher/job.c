@@ -260,7 +260,7 @@ int ush_run_job_loop(ush_run_job_t *job)
             }
         }
 
-        /* deadlines: --timeout, SIGKILL after grace, stale partial lines */
+        /* deadlines: --timeout, SIGKILL after grace */
         if (job->deadline > 0 && now >= job->deadline && !job->ending) {
             ush_run_msg("the job ran longer than --timeout %g s; ending it",
                         job->opts.timeout_s);
@@ -279,8 +279,6 @@ int ush_run_job_loop(ush_run_job_t *job)
         for (int r = 0; r < job->nspawned; r++) {
             ush_run_relay_t *rl[2] = { &job->pes[r].out, &job->pes[r].err };
             for (int k = 0; k < 2; k++) {
-                ush_run_relay_flush_stale(rl[k], now);
-                due = ush_run_min_due(due, ush_run_relay_due(rl[k]));
                 if (rl[k]->fd >= 0) {
                     who[n]    = rl[k];
                     pfds[n++] = (struct pollfd){ .fd = rl[k]->fd, .events = POLLIN };
@@ -299,13 +297,12 @@ int ush_run_job_loop(ush_run_job_t *job)
             ush_run_job_end(job, USH_RUN_EXIT_FAILURE, SIGKILL);
             continue;
         }
-        now = ush_run_now();
         if (pfds[1].revents) {
             ush_run_job_pmix_events(job);
         }
         for (size_t i = 2; i < n; i++) {
             if (pfds[i].revents) {
-                ush_run_relay_read(who[i], now);
+                ush_run_relay_read(who[i]);
             }
         }
         if (pfds[0].revents) {

@@ -98,7 +98,7 @@ static int ush_run_exit_for(ush_run_status_t st, const ush_run_opts_t *opts)
 
 int main(int argc, char **argv)
 {
-    ush_run_job_t    job = { .exit_code = -1, .sigfd = -1 };
+    ush_run_job_t    job = { .exit_code = -1, .sigfd = -1, .reaper_fd = -1 };
     ush_run_status_t st;
     int              code;
 
@@ -116,6 +116,9 @@ int main(int argc, char **argv)
         goto out_opts;
     }
     st = ush_run_resolve_program(&job.opts);
+    if (st == USH_RUN_OK) {
+        st = ush_run_options_embedded(&job.opts);
+    }
     if (st != USH_RUN_OK) {
         code = ush_run_exit_for(st, &job.opts);
         goto out_opts;
@@ -154,6 +157,12 @@ int main(int argc, char **argv)
         code = USH_RUN_EXIT_FAILURE;
         goto out_signals;
     }
+    /* before the PMIx server's threads exist: the reaper is a plain fork */
+    st = ush_run_reaper_start(&job);
+    if (st != USH_RUN_OK) {
+        code = USH_RUN_EXIT_FAILURE;
+        goto out_tmpdir;
+    }
     st = ush_run_server_init(&job);
     if (st != USH_RUN_OK) {
         code = USH_RUN_EXIT_FAILURE;
@@ -175,6 +184,7 @@ int main(int argc, char **argv)
         /* see ush_run_server_can_finalize; _exit, not exit: libpmix's
          * threads are still running and must not meet exit-time cleanup */
         ush_run_tmpdir_remove(job.tmpdir);
+        ush_run_reaper_done(&job);
         _exit(code);
     }
 
@@ -182,6 +192,7 @@ out_server:
     ush_run_server_finalize(&job);
 out_tmpdir:
     ush_run_tmpdir_remove(job.tmpdir);
+    ush_run_reaper_done(&job);
     free(job.tmpdir);
 out_signals:
     close(job.sigfd);
@@ -190,8 +201,6 @@ out_pes:
 out_binding:
     free(job.cpusets);
 out_opts:
-    free(job.opts.exports);
-    free(job.opts.mcas);
-    free(job.opts.prog_path);
+    ush_run_options_free(&job.opts);
     return code;
 }

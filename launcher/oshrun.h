@@ -9,8 +9,9 @@
  * (PMIx server and the upcalls it hands to the main thread), spawn.c
  * (fork/exec of PEs), binding.c (hwloc binding plan and report), relay.c (stdout and
  * stderr of PEs), job.c (the event loop: reaping, signals, exit status),
- * tmpdir.c (the private directory PMIx puts its rendezvous files in) and
- * env.c (child environment arrays).
+ * tmpdir.c (the private directory PMIx puts its rendezvous files in),
+ * reaper.c (the clean-up that outlives a killed oshrun) and env.c (child
+ * environment arrays).
  */
 #ifndef USH_OSHRUN_H
 #define USH_OSHRUN_H
@@ -60,6 +61,13 @@ typedef enum {
 
 typedef struct {
     int     npes;
+    int     npes_given;     /* -n / -np / -c was given */
+    int     ppn;            /* -N / --npernode / -ppn; 0 = not given */
+    const char *map_by;     /* --map-by (points into argv), or NULL */
+    const char *wdir;       /* --wdir (points into argv), or NULL */
+    const char *output_dir; /* --output-filename (points into argv), or NULL */
+    int     oversubscribe;  /* --oversubscribe */
+    int     allow_root;     /* --allow-run-as-root */
     int     tag_output;     /* prefix each line with "[PE n] " */
     ush_run_bind_t bind;    /* --bind-to */
     int     report_bindings;/* --report-bindings */
@@ -70,24 +78,31 @@ typedef struct {
     char  **mcas;           /* --mca KEY VALUE pairs, flat (points into argv) */
     int     nmcas;          /* number of pairs */
     double  timeout_s;      /* --timeout; 0 = none */
-    char  **exports;        /* -x VAR[=VAL], as given (points into argv) */
+    char  **exports;        /* -x VAR[=VAL] as given (into argv), -genv's malloc'd */
     int     nexports;
+    char  **owned;          /* what exports holds that was malloc'd (-genv) */
+    int     nowned;
     char   *prog_path;      /* the program, resolved through PATH (malloc'd) */
     char  **prog_argv;      /* the program's argv (points into main's argv) */
     int     prog_status;    /* exit status to use when prog_path is unusable */
 } ush_run_opts_t;
 
-/* One output stream of one PE, relayed line by line. */
-#define USH_RUN_RELAY_BUF 8192
+/* One output stream of one PE, relayed a whole line at a time. A line is
+ * held until its newline arrives, however long that takes; only a line
+ * longer than USH_RUN_RELAY_LINE_MAX bytes is cut, into pieces of that size,
+ * each ended with a newline (and tagged under --tag-output), so output of
+ * different PEs never shares a line. The buffer grows to the bound as
+ * needed: most PEs never hold more than a few short lines. */
+#define USH_RUN_RELAY_LINE_MAX (64 * 1024)
 typedef struct {
     int     fd;             /* read end of the PE's pipe; -1 once closed */
     int     out_fd;         /* where it goes: 1 or 2 */
+    int     file_fd;        /* --output-filename copy, or -1 */
     int     rank;
     int     tag;
-    int     at_line_start;  /* the next byte written starts a line */
-    double  partial_since;  /* arrival of a pending unterminated line, or 0 */
-    size_t  len;
-    char    buf[USH_RUN_RELAY_BUF];
+    size_t  len;            /* bytes held: an unterminated line */
+    size_t  cap;
+    char   *buf;
 } ush_run_relay_t;
 
 typedef struct {
@@ -104,7 +119,9 @@ typedef struct {
     ush_run_pe_t   *pes;        /* indexed by rank */
     int             nspawned;
     int             nalive;
-    pid_t           pgid;       /* process group of all PEs (PE 0's pid) */
+    pid_t           pgid;       /* process group of all PEs: the reaper's */
+    pid_t           reaper_pid; /* reaper.c's child, or 0 */
+    int             reaper_fd;  /* oshrun's end of the reaper's pipe, or -1 */
     int             sigfd;      /* signalfd for SIGCHLD and forwarded signals */
     char            nspace[256];
     char            hostname[256];
@@ -125,6 +142,10 @@ double ush_run_now(void);
  * possibly on another node). */
 ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *opts);
 ush_run_status_t ush_run_resolve_program(ush_run_opts_t *opts);
+/* The embedded launcher's reading of options meant for several nodes
+ * (notes on stderr for those it ignores), --wdir checked. */
+ush_run_status_t ush_run_options_embedded(ush_run_opts_t *opts);
+void             ush_run_options_free(ush_run_opts_t *opts);
 
 /* path.c: NAME as the shell finds it (a name with a slash is a path, others
  * are searched in PATH). 0 and a malloc'd path, or an errno: ENOENT (not
@@ -149,6 +170,13 @@ void             ush_run_env_free(char **env);
 /* tmpdir.c */
 ush_run_status_t ush_run_tmpdir_create(char **path_out);
 void             ush_run_tmpdir_remove(const char *path);
+
+/* reaper.c: a child that removes the tmpdir and ends the PEs when oshrun
+ * dies without doing so (SIGKILL); it leads the PEs' process group (sets
+ * job->pgid). Start it after the tmpdir, before the PMIx server's threads;
+ * call _done once the tmpdir is removed, on every way out. */
+ush_run_status_t ush_run_reaper_start(ush_run_job_t *job);
+void             ush_run_reaper_done(ush_run_job_t *job);
 
 /* pmix_server.c */
 /* What a PE told the PMIx server, for the job loop. */
@@ -184,10 +212,9 @@ ush_run_status_t ush_run_binding_plan(const ush_run_opts_t *opts, cpu_set_t **se
 ush_run_status_t ush_run_spawn_all(ush_run_job_t *job);
 
 /* relay.c */
-void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int rank, int tag);
-void   ush_run_relay_read(ush_run_relay_t *r, double now);
-void   ush_run_relay_flush_stale(ush_run_relay_t *r, double now);
-double ush_run_relay_due(const ush_run_relay_t *r);
+void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int file_fd, int rank,
+                          int tag);
+void   ush_run_relay_read(ush_run_relay_t *r);
 void   ush_run_relay_close(ush_run_relay_t *r);
 
 /* job.c */

@@ -1,6 +1,7 @@
 /*
- * Starting the PEs: one fork/exec each, all in one process group (PE 0's)
- * so a single kill reaches them and anything they started.
+ * Starting the PEs: one fork/exec each, all in one process group (the
+ * reaper's, see reaper.c) so a single kill reaches them and anything they
+ * started; each ends with oshrun (PR_SET_PDEATHSIG).
  *
  * The launcher has PMIx threads running, so between fork and exec a child
  * may only make async-signal-safe calls: everything it needs (argv, envp,
@@ -14,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What one child needs between fork and exec. */
@@ -26,7 +30,9 @@ typedef struct {
     int         out_w, err_w;
     int         report_w;   /* write end of the exec-failure pipe */
     pid_t       pgid;       /* 0: lead a new group */
+    pid_t       launcher;   /* oshrun's pid */
     cpu_set_t  *cpuset;     /* NULL: no binding */
+    const char *wdir;       /* --wdir, or NULL */
 } ush_run_child_t;
 
 static void ush_run_child_report(int fd, int err)
@@ -44,6 +50,13 @@ static void __attribute__((noreturn)) ush_run_child_exec(const ush_run_child_t *
     struct sigaction dfl = { .sa_handler = SIG_DFL };
     sigset_t         none;
 
+    /* End with oshrun, however it ends (SIGKILL included). SIGKILL, since
+     * nothing could read the PE's output any more, and a PE that blocks or
+     * ignores SIGTERM, or never talks PMIx, must go too. Armed here, so
+     * check that oshrun did not die before it was. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != c->launcher) {
+        _exit(USH_RUN_EXIT_FAILURE);
+    }
     /* the launcher's own group would get terminal signals meant for it */
     if (setpgid(0, c->pgid) != 0) {
         ush_run_child_report(c->report_w, errno);
@@ -71,6 +84,9 @@ static void __attribute__((noreturn)) ush_run_child_exec(const ush_run_child_t *
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (c->cpuset && sched_setaffinity(0, sizeof(cpu_set_t), c->cpuset) != 0) {
+        ush_run_child_report(3, errno);
+    }
+    if (c->wdir && chdir(c->wdir) != 0) {
         ush_run_child_report(3, errno);
     }
     execve(c->path, c->argv, c->envp);
@@ -112,6 +128,57 @@ static char **ush_run_base_env(const ush_run_opts_t *opts)
     return env;
 }
 
+/* mkdir -p of path (modified in place and restored). */
+static int ush_run_mkdirs(char *path)
+{
+    for (char *p = path + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            int rc = mkdir(path, 0755);
+            *p = c;
+            if (rc != 0 && errno != EEXIST) {
+                return -1;
+            }
+            if (c == '\0') {
+                return 0;
+            }
+        }
+    }
+}
+
+/* --output-filename DIR: DIR/1/rank.N/stdout and stderr, the names Open
+ * MPI's mpirun gives them (N zero-padded to the digits of the PE count; 1
+ * is the job, always the first here). */
+static int ush_run_output_files(const ush_run_job_t *job, int rank, int fds[2])
+{
+    static const char *const names[2] = { "stdout", "stderr" };
+    char dir[PATH_MAX], file[PATH_MAX + 16];
+    int  width = snprintf(NULL, 0, "%d", job->opts.npes);
+
+    fds[0] = fds[1] = -1;
+    errno  = 0;
+    if (snprintf(dir, sizeof(dir), "%s/1/rank.%0*d", job->opts.output_dir, width, rank) >=
+            (int)sizeof(dir) || ush_run_mkdirs(dir) != 0) {
+        ush_run_msg("--output-filename: cannot create %s: %s", dir,
+                    strerror(errno ? errno : ENAMETOOLONG));
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(file, sizeof(file), "%s/%s", dir, names[k]);
+        fds[k] = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fds[k] < 0) {
+            ush_run_msg("--output-filename: cannot create %s: %s", file, strerror(errno));
+            if (k == 1) {
+                close(fds[0]);
+                fds[0] = -1;
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Start PE rank. On success the PE runs and its relays are set up; on
  * failure *exit_code says what oshrun should exit with. */
 static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, int rank,
@@ -121,6 +188,7 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     ush_run_status_t st  = USH_RUN_ERR_SYS;
     char           **env = ush_run_env_dup(base_env);
     int              outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, rep[2] = { -1, -1 };
+    int              files[2] = { -1, -1 };   /* --output-filename */
     int              err = 0;
     ssize_t          got;
     pid_t            pid;
@@ -132,6 +200,9 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     }
     if (ush_run_server_setup_fork(job, rank, &env) != USH_RUN_OK) {
         st = USH_RUN_ERR_PMIX;
+        goto out_env;
+    }
+    if (job->opts.output_dir && ush_run_output_files(job, rank, files) != 0) {
         goto out_env;
     }
     if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
@@ -151,7 +222,9 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
         .err_w    = errp[1],
         .report_w = rep[1],
         .pgid     = job->pgid,
+        .launcher = getpid(),
         .cpuset   = job->cpusets ? &job->cpusets[rank] : NULL,
+        .wdir     = job->opts.wdir,
     };
     pid = fork();
     if (pid < 0) {
@@ -175,9 +248,9 @@ static ush_run_status_t ush_run_spawn_one(ush_run_job_t *job, char **base_env, i
     close(errp[1]);
     close(rep[1]);
     outp[1] = errp[1] = rep[1] = -1;
-    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, rank, job->opts.tag_output);
-    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, rank, job->opts.tag_output);
-    outp[0] = errp[0] = -1;
+    ush_run_relay_init(&pe->out, outp[0], STDOUT_FILENO, files[0], rank, job->opts.tag_output);
+    ush_run_relay_init(&pe->err, errp[0], STDERR_FILENO, files[1], rank, job->opts.tag_output);
+    outp[0] = errp[0] = files[0] = files[1] = -1;
 
     /* EOF: exec succeeded. An int: the child's errno from a failed step. */
     do {
@@ -196,6 +269,7 @@ out_pipes:
         if (outp[i] >= 0) close(outp[i]);
         if (errp[i] >= 0) close(errp[i]);
         if (rep[i] >= 0) close(rep[i]);
+        if (files[i] >= 0) close(files[i]);
     }
 out_env:
     ush_run_env_free(env);

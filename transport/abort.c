@@ -155,3 +155,26 @@ void ush_tp_abort_from_signal(int status, const char *msg)
     }
     ush_tp_abort_end_peers();
 }
+
+void ush_tp_abort_launcher_lost(const char *why)
+{
+    char     line[256];
+    sigset_t pipe;
+    int      n;
+
+    /* our stderr is often a pipe the dead launcher read: a write must not
+     * kill this thread with SIGPIPE before the exit */
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, NULL);
+    n = snprintf(line, sizeof(line),
+                 "ushmem: PE %d: lost its launcher (PMIx server connection: %s); exiting\n",
+                 ush_tp_job.rank, why);
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :
+                                                        sizeof(line) - 1) < 0) {
+        /* nobody to tell */
+    }
+    /* no atexit handlers: they would talk to the dead server and wait for
+     * peers; this process's memory, UCX's and ours, goes with it */
+    _exit(USH_TP_EXIT_LAUNCHER_LOST);
+}

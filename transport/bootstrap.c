@@ -16,6 +16,38 @@ ush_tp_job_t ush_tp_job;
 static pmix_proc_t ush_tp_myproc;
 int                ush_tp_pmix_up;
 static unsigned     ush_tp_inits;   /* bootstrap_init calls: names exchange keys */
+static size_t       ush_tp_lost_id; /* the lost-server handler's registration */
+static int          ush_tp_lost_registered;
+
+/* The PMIx server (oshrun, mpirun's daemon, slurmstepd) is gone: so is the
+ * launcher that would end this PE, and nobody will serve a fence again, so
+ * a PE waiting in a barrier would spin for ever. PMIx reports the closed
+ * connection to this handler in its own progress thread, whatever the
+ * program's threads are doing: end the process from here. */
+static void ush_tp_lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                               pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                               size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                               void *cbdata)
+{
+    (void)id; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)cbfunc; (void)cbdata;
+    ush_tp_abort_launcher_lost(PMIx_Error_string(status));
+}
+
+/* Registered once, for as long as PMIx is up (see ush_tp_bootstrap_init):
+ * a program that finalized and goes on computing also ends with its
+ * launcher. Without the handler the job still runs, so a failure only
+ * costs that. */
+static void ush_tp_lost_register(void)
+{
+    pmix_status_t codes[] = { PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH };
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 2, NULL, 0, ush_tp_lost_server,
+                                                   NULL, NULL);
+    if (rc >= 0) {
+        ush_tp_lost_id         = (size_t)rc;
+        ush_tp_lost_registered = 1;
+    }
+}
 
 static int ush_tp_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *out)
 {
@@ -69,6 +101,7 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
         return USH_TP_OK;
     }
     ush_tp_pmix_up = 1;
+    ush_tp_lost_register();
 
     pmix_proc_t wild;
     PMIX_LOAD_PROCID(&wild, ush_tp_myproc.nspace, PMIX_RANK_WILDCARD);
@@ -175,6 +208,11 @@ ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob
 void ush_tp_bootstrap_finalize(void)
 {
     if (ush_tp_pmix_up) {
+        /* a disconnect of our own making is no lost launcher */
+        if (ush_tp_lost_registered) {
+            PMIx_Deregister_event_handler(ush_tp_lost_id, NULL, NULL);
+            ush_tp_lost_registered = 0;
+        }
         PMIx_Finalize(NULL, 0);
         ush_tp_pmix_up = 0;
     }

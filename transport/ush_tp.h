@@ -53,6 +53,10 @@ void            ush_tp_abort_release(void);
  * and return, so the caller can die of its signal. Async-signal-safe;
  * nothing without _prepare or in a forked child. */
 void            ush_tp_abort_from_signal(int status, const char *msg);
+/* The PMIx server is gone (called in PMIx's thread): one line naming the
+ * PE and why, then exit with USH_TP_EXIT_LAUNCHER_LOST at once. */
+#define USH_TP_EXIT_LAUNCHER_LOST 1
+void            ush_tp_abort_launcher_lost(const char *why) __attribute__((noreturn));
 void            ush_tp_bootstrap_finalize(void);
 
 /* -- UCX ------------------------------------------------------------------- */

@@ -94,9 +94,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_fail("more -x or --mca than words");
         }
         for (int i = 0; i < opts.nexports; i++) {
-            if (!fuzz_in_argv(argv, argc, opts.exports[i])) {
+            int owned = 0;   /* -genv's VAR=VALUE, made by the parser */
+            for (int k = 0; k < opts.nowned; k++) {
+                owned |= opts.exports[i] == opts.owned[k];
+            }
+            if (!owned && !fuzz_in_argv(argv, argc, opts.exports[i])) {
                 fuzz_fail("-x value not in argv");
             }
+            if (strchr(opts.exports[i], '=') == NULL && owned) {
+                fuzz_fail("-genv value without '='");
+            }
+        }
+        if (opts.ppn < 0 || opts.ppn > 65535) {
+            fuzz_fail("PEs per node out of range");
+        }
+        if ((opts.wdir && !fuzz_in_argv(argv, argc, opts.wdir)) ||
+            (opts.map_by && !fuzz_in_argv(argv, argc, opts.map_by)) ||
+            (opts.output_dir && !fuzz_in_argv(argv, argc, opts.output_dir))) {
+            fuzz_fail("--wdir, --map-by or --output-filename not in argv");
         }
         for (int i = 0; i < 2 * opts.nmcas; i++) {
             if (!fuzz_in_argv(argv, argc, opts.mcas[i])) {
@@ -111,8 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* The parser allocates these whatever it returns; oshrun frees them
      * (or exits). */
-    free(opts.exports);
-    free(opts.mcas);
+    ush_run_options_free(&opts);
     for (int i = 0; i < argc; i++) {
         free(argv[i]);
     }

@@ -149,6 +149,33 @@ diff "$scratch/fwd_want" "$scratch/fwd" >"$scratch/diff" ||
     fail "mpirun: forwarded variables differ (- expected, + got):
 $(cat "$scratch/diff")"
 
+# --- options from job scripts (issue 18), translated where they map -------
+# srun: -N / -ppn without -n leave the count to srun; --oversubscribe is
+# --overcommit, --wdir --chdir; --map-by and --output-filename only a note
+hrun_osh SLURM_JOB_ID=42 -- -N 2 prog
+expect_status 0
+expect_argv srun --mpi=pmix --ntasks-per-node=2 prog
+hrun_osh SLURM_JOB_ID=42 -- -c 4 -ppn 2 --oversubscribe --allow-run-as-root --wdir "/w d" \
+    --map-by node --output-filename o -genv G "g h" prog
+expect_status 0
+expect_argv srun --mpi=pmix -n 4 --ntasks-per-node=2 --overcommit --chdir "/w d" prog
+expect_grep "$err" "^oshrun: note: --map-by node ignored by srun"
+expect_grep "$err" "^oshrun: note: --output-filename ignored by srun"
+hrun_osh SLURM_JOB_ID=42 FAKE_SHOW_ENV=G -- -n 1 -genv G "g h" prog
+expect_grep "$out" "^env G=<g h>$"
+# mpirun: -np only when given, --npernode, --map-by, --wdir,
+# --output-filename as they are; -genv as -x; --oversubscribe and
+# --allow-run-as-root once
+hrun_osh -- -N 2 --host a,b prog
+expect_status 0
+expect_argv mpirun $root_opt --oversubscribe --mca odls_base_sigkill_timeout 0 --npernode 2 \
+    --host a,b prog
+hrun_osh -- --np=4 --npernode 2 --host a,b --map-by ppr:2:node --wdir /w --output-filename o \
+    --oversubscribe --allow-run-as-root -genv G "g h" prog
+expect_status 0
+expect_argv mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 0 -np 4 \
+    --npernode 2 --host a,b --map-by ppr:2:node --wdir /w --output-filename o -x "G=g h" prog
+
 # --- exit status and signal death come from srun / mpirun itself ----------
 for who in "SLURM_JOB_ID=1 --" "-- --host h"; do
     hrun_osh FAKE_EXIT=7 $who prog

@@ -1,14 +1,19 @@
 #!/bin/sh
-# --help, --version, -x, --bind-to, --timeout (more of binding in
-# check_binding.sh, the hand-off options in check_handoff.sh).
+# --help, --version, -x, --bind-to, --timeout, and the options job scripts
+# pass to mpirun / mpiexec (issue 18): -c, -N / --npernode / -ppn,
+# --map-by, --wdir, --output-filename, -genv, --oversubscribe,
+# --allow-run-as-root, and a program found in the current directory
+# (more of binding in check_binding.sh, the hand-off options in
+# check_handoff.sh).
 # Usage: check_options.sh PE_BEHAVE
 . "$(dirname "$0")/lib.sh"
 pe=$1
 
 run --help
 expect_status 0
-for opt in -n --tag-output -x --bind-to --report-bindings --launcher --host --hostfile \
-           --mca --verbose --timeout --help --version; do
+for opt in -n -np -c -N --npernode -ppn --tag-output --output-filename --wdir -x -genv \
+           --bind-to --report-bindings --launcher --host --hostfile --mca --map-by \
+           --oversubscribe --allow-run-as-root --verbose --timeout --help --version; do
     grep -q -- " $opt" "$out" || fail "--help does not document $opt"
 done
 
@@ -52,6 +57,97 @@ if [ "$cores" -ge 2 ] && [ "$all" -ge 2 ]; then
         [ "$c" -lt "$all" ] || fail "PE $r is not bound ($c of $all cpus)"
     done
 fi
+
+# count_lines N RE: $out has exactly N lines matching RE
+count_lines() {
+    _c=$(grep -Ec -- "$2" "$out")
+    [ "$_c" -eq "$1" ] || fail "$_c lines match '$2', expected $1"
+}
+
+# -c and --np=N are -n; -N / --npernode / -ppn give the count without -n
+for o in "-c 3" "--np=3" "-N 3" "--npernode 3" "-npernode 3" "-ppn 3" "-N=3"; do
+    run $o "$pe" env SHMEM_LAUNCHER
+    expect_status 0
+    count_lines 3 '^SHMEM_LAUNCHER=oshrun$'
+    [ -s "$err" ] && fail "oshrun $o: unexpected stderr"
+done
+# with -n they mean nothing more on one node: a note, -n's count
+run -n 2 -N 4 "$pe" env SHMEM_LAUNCHER
+expect_status 0
+count_lines 2 '^SHMEM_LAUNCHER=oshrun$'
+expect_grep "$err" "^oshrun: note: -N 4 \(PEs per node\) ignored"
+run -N 0 "$pe" env SHMEM_LAUNCHER
+expect_status 2
+expect_grep "$err" "^oshrun: bad number of PEs '0' for -N"
+
+# --map-by: accepted, ignored with a note; --oversubscribe and
+# --allow-run-as-root: accepted (oshrun does both anyway), silently
+run -n 2 --map-by ppr:1:core "$pe" env SHMEM_LAUNCHER
+expect_status 0
+count_lines 2 '^SHMEM_LAUNCHER=oshrun$'
+expect_grep "$err" "^oshrun: note: --map-by ppr:1:core ignored"
+run -n 2 --oversubscribe --allow-run-as-root -oversubscribe "$pe" env SHMEM_LAUNCHER
+expect_status 0
+count_lines 2 '^SHMEM_LAUNCHER=oshrun$'
+[ -s "$err" ] && fail "--oversubscribe / --allow-run-as-root: unexpected stderr"
+
+# -genv VAR VALUE is -x VAR=VALUE
+run -n 2 -genv USH_LAUNCH_TEST_VAR "two words" "$pe" env USH_LAUNCH_TEST_VAR
+expect_status 0
+count_lines 2 '^USH_LAUNCH_TEST_VAR=two words$'
+run -n 1 -genv USH_LAUNCH_TEST_VAR
+expect_status 2
+expect_grep "$err" "^oshrun: -genv needs a name and a value"
+
+# --wdir: the PEs start there, a relative program path still works
+mkdir -p "$scratch/wd"
+wd=$(cd "$scratch/wd" && pwd -P)
+for o in --wdir -wdir -wd; do
+    run -n 2 $o "$scratch/wd" "$pe" cwd
+    expect_status 0
+    count_lines 2 "^PE [01] cwd $wd\$"
+done
+pedir=$(dirname "$pe")
+pename=$(basename "$pe")
+here=$(pwd)
+cd "$pedir" || fail "cd $pedir"
+run -n 1 --wdir "$scratch/wd" "./$pename" cwd
+cd "$here" || fail "cd $here"
+expect_status 0
+expect_grep "$out" "^PE 0 cwd $wd\$"
+run -n 1 --wdir "$scratch/missing" "$pe" cwd
+expect_status 2
+expect_grep "$err" "^oshrun: --wdir $scratch/missing: No such file or directory"
+
+# --output-filename DIR: DIR/1/rank.N/stdout and stderr as Open MPI names
+# them (N padded to the digits of the PE count), output still relayed
+run -n 10 --output-filename "$scratch/of" "$pe" hello
+expect_status 0
+expect_lines "$out" 10
+expect_lines "$err" 10
+r=0
+while [ $r -lt 10 ]; do
+    d=$scratch/of/1/rank.$(printf %02d $r)
+    [ "$(cat "$d/stdout" 2>/dev/null)" = "hello from PE $r" ] || fail "$d/stdout is wrong or missing"
+    [ "$(cat "$d/stderr" 2>/dev/null)" = "note from PE $r" ] || fail "$d/stderr is wrong or missing"
+    r=$((r + 1))
+done
+[ "$(ls "$scratch/of/1" | wc -l)" -eq 10 ] || fail "--output-filename: not 10 rank directories"
+run -n 2 --output-filename /proc/no/such "$pe" hello
+[ "$status" -ne 0 ] || fail "--output-filename into /proc succeeded"
+expect_grep "$err" "^oshrun: --output-filename: cannot create /proc/no/such"
+
+# a program not on PATH but in the current directory runs, as with mpirun
+cd "$pedir" || fail "cd $pedir"
+PATH=/usr/bin:/bin run -n 2 "$pename" env SHMEM_LAUNCHER
+cd "$here" || fail "cd $here"
+expect_status 0
+count_lines 2 '^SHMEM_LAUNCHER=oshrun$'
+cd "$scratch" || fail "cd $scratch"
+PATH=/usr/bin:/bin run -n 1 "$pename" env SHMEM_LAUNCHER
+cd "$here" || fail "cd $here"
+expect_status 127
+expect_grep "$err" "^oshrun: $pename: command not found"
 
 run --timeout 1 -n 2 "$pe" sleep
 expect_status 124

@@ -9,8 +9,15 @@
  *   pe_behave sleep                every PE sleeps (up to 60 s)
  *   pe_behave hello                one line on stdout, one on stderr
  *   pe_behave partial              output without a final newline
+ *   pe_behave stdio-lines N LEN STALLS  N lines of LEN bytes ("r:i:" then
+ *                                  the PE's letter, 'a' + r % 26) through
+ *                                  fully buffered stdio, so writes end
+ *                                  mid-line; STALLS times (evenly spread) it
+ *                                  flushes half a line and pauses 300 ms
+ *   pe_behave long-line LEN        one line of LEN bytes of the PE's letter
  *   pe_behave lines N              N numbered lines, in small unaligned writes
  *   pe_behave env VAR              print VAR's value
+ *   pe_behave cwd                  print "PE n cwd DIR"
  *   pe_behave affinity             print how many (and which) CPUs this PE may use
  *   pe_behave cpus-allowed         print "PE n Cpus_allowed_list: LIST" as the
  *                                  kernel reports it in /proc/self/status
@@ -152,6 +159,35 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    if (strcmp(mode, "stdio-lines") == 0 && argc > 4) {
+        long  n = atol(argv[2]), len = atol(argv[3]), stalls = atol(argv[4]);
+        long  every = stalls > 0 ? n / stalls : 0;
+        char *buf = malloc((size_t)len + 2);
+        if (buf == NULL || len < 16) return 1;
+        setvbuf(stdout, NULL, _IOFBF, 4096);
+        for (long i = 0; i < n; i++) {
+            int k = snprintf(buf, (size_t)len + 1, "%d:%ld:", rank, i);
+            memset(buf + k, 'a' + rank % 26, (size_t)(len - k));
+            buf[len] = '\n';
+            if (every > 0 && i % every == every / 2) {
+                fwrite(buf, 1, (size_t)len / 2, stdout);
+                fflush(stdout);   /* half a line in the pipe, and a pause */
+                nap_ms(300);
+                fwrite(buf + len / 2, 1, (size_t)(len + 1 - len / 2), stdout);
+            } else {
+                fwrite(buf, 1, (size_t)len + 1, stdout);
+            }
+        }
+        return 0;
+    }
+    if (strcmp(mode, "long-line") == 0 && argc > 2) {
+        long len = atol(argv[2]);
+        for (long i = 0; i < len; i++) {
+            putchar('a' + rank % 26);
+        }
+        putchar('\n');
+        return 0;
+    }
     if (strcmp(mode, "partial") == 0) {
         printf("partial from PE %d", rank);
         return 0;
@@ -159,6 +195,15 @@ int main(int argc, char **argv)
     if (strcmp(mode, "env") == 0 && argc > 2) {
         const char *v = getenv(argv[2]);
         printf("%s=%s\n", argv[2], v ? v : "(unset)");
+        return 0;
+    }
+    if (strcmp(mode, "cwd") == 0) {
+        char dir[4096];
+        if (getcwd(dir, sizeof(dir)) == NULL) {
+            perror("getcwd");
+            return 1;
+        }
+        printf("PE %d cwd %s\n", rank, dir);
         return 0;
     }
     if (strcmp(mode, "affinity") == 0) {

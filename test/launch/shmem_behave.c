@@ -22,6 +22,10 @@
  *          it, computes MS ms, hands it on and returns. Not an early exit:
  *          while the token travels, all but one of the PEs left are
  *          waiting, and the job must still end with status 0.
+ *   shmem_behave stuck                    never ends by itself: the last PE
+ *          spins in shmem_wait_until on a variable nobody sets, the others
+ *          in a shmem_barrier_all it never joins (only the launcher, or its
+ *          loss, ends the job)
  *   shmem_behave clock                    print CLOCK_MONOTONIC in ns (no
  *                                         shmem_init): the scripts' clock
  *
@@ -164,6 +168,16 @@ int main(int argc, char **argv)
             shmem_long_wait_until(&never_set, SHMEM_CMP_NE, 0);
         } else {
             shmem_barrier_all();   /* never completes: one PE is absent */
+        }
+        fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
+        return 90;
+    }
+    if (strcmp(mode, "stuck") == 0) {
+        write_pid("ready");
+        if (me == npes - 1) {
+            shmem_long_wait_until(&never_set, SHMEM_CMP_NE, 0);
+        } else {
+            shmem_barrier_all();
         }
         fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
         return 90;
