@@ -3,12 +3,15 @@
  * ush_ctx_default, so it is a constant and costs no load. A context made
  * from a team takes PE numbers relative to that team.
  *
- * Every created context owns a UCX worker, so its operations, quiet and
- * fence are its own and threads with separate contexts do not contend.
- * The worker's thread mode follows the options: PRIVATE needs no locking
- * (one thread), SERIALIZED leaves the ordering to the program, anything
- * else is shared by threads under SHMEM_THREAD_MULTIPLE. Its endpoints
- * reach the peers' default workers, which serve all incoming traffic.
+ * Every created context has endpoints of its own, so its operations,
+ * quiet and fence are its own. Its UCX worker is its own too while few
+ * contexts exist (transport/ctx_pool.c; SHMEM_CTX_WORKERS), so threads
+ * with separate contexts do not contend; the worker's thread mode follows
+ * the options: PRIVATE needs no locking (one thread), SERIALIZED leaves
+ * the ordering to the program, anything else is shared by threads under
+ * SHMEM_THREAD_MULTIPLE. Later contexts share workers in the mode every
+ * thread may use. Endpoints reach the peers' default workers, which serve
+ * all incoming traffic.
  */
 #include "ush.h"
 #include "ush_check.h"
