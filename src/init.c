@@ -246,11 +246,11 @@ static void ush_init(int requested)
      * UCX's /dev/shm files. */
     ush_coll_select_init();
     ush_symm_check_limits();
-    int npus = ush_node_pus();
+    int npus         = ush_node_pus();
     ush_g.yield      = ush_decide_yield(npus);
-    ush_tp_ctx_workers_max = ush_decide_ctx_workers(npus);
     ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;
     ush_tp_yield     = ush_g.yield_late;
+    ush_tp_ctx_workers_max = ush_decide_ctx_workers(npus);
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
      * thread-safe UCX worker. */

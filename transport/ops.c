@@ -224,11 +224,6 @@ void ush_tp_fence(ush_tp_ctx_t *c)
     ush_tp_quiet(c);
 }
 
-int ush_tp_progress_own(ush_tp_ctx_t *c)
-{
-    return ucp_worker_progress(c->worker) != 0;
-}
-
 int ush_tp_progress(ush_tp_ctx_t *c)
 {
     /* A context waiting on its own worker still serves the peers: their

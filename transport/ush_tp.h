@@ -156,8 +156,6 @@ void ush_tp_quiet(ush_tp_ctx_t *c);
 void ush_tp_fence(ush_tp_ctx_t *c);
 /* Progress c's worker and the default one; non-zero if anything happened. */
 int  ush_tp_progress(ush_tp_ctx_t *c);
-/* Progress c's worker alone. */
-int  ush_tp_progress_own(ush_tp_ctx_t *c);
 /* Blocking transport calls yield the CPU once idle for a while (unless
  * SHMEM_YIELD=never). */
 extern int ush_tp_yield;
