@@ -3,12 +3,15 @@
  * ush_ctx_default, so it is a constant and costs no load. A context made
  * from a team takes PE numbers relative to that team.
  *
- * Every created context owns a UCX worker, so its operations, quiet and
- * fence are its own and threads with separate contexts do not contend.
- * The worker's thread mode follows the options: PRIVATE needs no locking
- * (one thread), SERIALIZED leaves the ordering to the program, anything
- * else is shared by threads under SHMEM_THREAD_MULTIPLE. Its endpoints
- * reach the peers' default workers, which serve all incoming traffic.
+ * Every created context has endpoints of its own, so its operations,
+ * quiet and fence are its own. Its UCX worker is its own too while few
+ * contexts exist (transport/ctx_pool.c; SHMEM_CTX_WORKERS), so threads
+ * with separate contexts do not contend; the worker's thread mode follows
+ * the options: PRIVATE needs no locking (one thread), SERIALIZED leaves
+ * the ordering to the program, anything else is shared by threads under
+ * SHMEM_THREAD_MULTIPLE. Later contexts share workers in the mode every
+ * thread may use. Endpoints reach the peers' default workers, which serve
+ * all incoming traffic.
  */
 #include "ush.h"
 #include "ush_check.h"
@@ -18,6 +21,7 @@
 #include "transport/ush_tp.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 struct ush_ctx ush_ctx_default;
@@ -44,6 +48,19 @@ static ush_tp_thread_t ush_ctx_thread_mode(long options)
     }
 }
 
+/* One line, whatever UCX said: why, and what would let it succeed. */
+static void ush_ctx_report_failure(void)
+{
+    char share[128] = "";
+    int  made       = ush_tp_ctx_workers();
+    if (made) {
+        snprintf(share, sizeof(share), ", or lower SHMEM_CTX_WORKERS (now %d) to share the %d made",
+                 ush_tp_ctx_workers_max, made);
+    }
+    ush_warn("shmem_ctx_create", "no UCX worker for the context: %s; raise the open-file limit "
+             "(ulimit -n) or free System V segments (ipcs -m)%s", ush_tp_strerror(), share);
+}
+
 USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     USH_CHECK_INIT("shmem_team_create_ctx");
@@ -59,13 +76,15 @@ USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t
 
     struct ush_ctx *c = calloc(1, sizeof(*c));
     if (!c) return -1;
-    if (ush_tp_ctx_create(ush_ctx_thread_mode(options), &c->tp) != USH_TP_OK) {
-        if (ush_g.env.debug) ush_warn("shmem_ctx_create", "%s", ush_tp_strerror());
+    /* Options 0 give the thread mode every thread may use: what a shared
+     * worker needs. */
+    if (ush_tp_ctx_create(ush_ctx_thread_mode(options), ush_ctx_thread_mode(0), &c->tp) !=
+        USH_TP_OK) {
+        ush_ctx_report_failure();
         free(c);
         return -1;
     }
     c->options   = options;
-    c->owner     = pthread_self();
     c->team      = team;
     c->pe_start  = team->start;
     c->pe_stride = team->stride;
@@ -109,26 +128,10 @@ USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
     ush_ctx_free(ctx);
 }
 
-/* Whether this thread may drive c's worker while it waits for something
- * else: always when one thread calls the library at a time; under
- * THREAD_MULTIPLE only a thread-safe worker, or a private context's own
- * thread. A SERIALIZED context is left to the threads that use it. */
-static int ush_ctx_may_progress(const struct ush_ctx *c, int multiple)
-{
-    if (!multiple) return 1;
-    if (c->options & SHMEM_CTX_PRIVATE) return pthread_equal(c->owner, pthread_self());
-    return !(c->options & SHMEM_CTX_SERIALIZED);
-}
-
 void ush_ctx_progress_all(void)
 {
     if (!__atomic_load_n(&ush_ctx_count, __ATOMIC_RELAXED)) return;
-    int multiple = ush_g.thread_level == SHMEM_THREAD_MULTIPLE;
-    pthread_rwlock_rdlock(&ush_ctx_list_lock);
-    for (struct ush_ctx *c = ush_ctx_list; c; c = c->next) {
-        if (ush_ctx_may_progress(c, multiple)) ush_tp_progress_own(c->tp);
-    }
-    pthread_rwlock_unlock(&ush_ctx_list_lock);
+    ush_tp_ctx_progress_all(ush_g.thread_level == SHMEM_THREAD_MULTIPLE);
 }
 
 void ush_ctx_destroy_all(void)

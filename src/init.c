@@ -44,9 +44,21 @@ void ush_fatal(const char *routine, const char *fmt, ...)
     ush_tp_abort(1, NULL); /* the message is printed above, once */
 }
 
+/* Hardware threads of this node (hwloc), or 0 if unknown. */
+static int ush_node_pus(void)
+{
+    hwloc_topology_t topo;
+    int              npus = 0;
+    if (hwloc_topology_init(&topo) == 0) {
+        if (hwloc_topology_load(topo) == 0) npus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        hwloc_topology_destroy(topo);
+    }
+    return npus;
+}
+
 /* Waiting loops yield when this node runs more PEs than it has cores:
  * a spinning PE would otherwise hold the core its peer needs. */
-static int ush_decide_yield(void)
+static int ush_decide_yield(int npus)
 {
     const char *mode = ush_g.env.yield;
     if (!strcmp(mode, "always")) return 1;
@@ -54,15 +66,21 @@ static int ush_decide_yield(void)
     if (strcmp(mode, "auto")) {
         ush_fatal("shmem_init", "SHMEM_YIELD=%s: expected auto, always or never", mode);
     }
-    hwloc_topology_t topo;
-    int              ncores = 0;
-    if (hwloc_topology_init(&topo) == 0) {
-        if (hwloc_topology_load(topo) == 0) {
-            ncores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-        }
-        hwloc_topology_destroy(topo);
+    return npus <= 0 || ush_g.local_size > npus;
+}
+
+/* Workers for created contexts before they share: more than this PE's
+ * share of the node's hardware threads would not run at once anyway, and
+ * each costs two System V segments and about ten descriptors. */
+static int ush_decide_ctx_workers(int npus)
+{
+    long n = ush_g.env.ctx_workers;
+    if (n < 0 || n > 65536) {
+        ush_fatal("shmem_init", "SHMEM_CTX_WORKERS=%ld: expected 0 (automatic) to 65536", n);
     }
-    return ncores <= 0 || ush_g.local_size > ncores;
+    if (n > 0) return (int)n;
+    n = npus / (ush_g.local_size > 0 ? ush_g.local_size : 1);
+    return n > 2 ? (int)n : 2;
 }
 
 /* Serving peers from a thread is needed where UCX emulates remote access
@@ -228,9 +246,11 @@ static void ush_init(int requested)
      * UCX's /dev/shm files. */
     ush_coll_select_init();
     ush_symm_check_limits();
-    ush_g.yield      = ush_decide_yield();
+    int npus         = ush_node_pus();
+    ush_g.yield      = ush_decide_yield(npus);
     ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;
     ush_tp_yield     = ush_g.yield_late;
+    ush_tp_ctx_workers_max = ush_decide_ctx_workers(npus);
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
      * thread-safe UCX worker. */

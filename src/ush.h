@@ -23,7 +23,6 @@ struct ush_ctx {
     int                pe_start;
     int                pe_stride;
     int                pe_size;
-    pthread_t          owner;     /* creating thread (drives a PRIVATE one) */
     struct ush_ctx    *next, *prev; /* created contexts still alive (ctx.c) */
 };
 

@@ -35,6 +35,10 @@
     X(progress_thread, PROGRESS_THREAD, STRING, "auto",                               \
       "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
       "the job spans several nodes, or static data is not shared), on or off.")       \
+    X(ctx_workers, CTX_WORKERS, INT, "0",                                             \
+      "UCX workers for created contexts: each of the first this many contexts gets "  \
+      "its own, later ones share them. 0: the node's hardware threads divided by "    \
+      "its PEs, at least 2.")                                                         \
     X(share_static, SHARE_STATIC, BOOL, "1",                                          \
       "Back the program's static data with shared memory so PEs on the same node "   \
       "reach it with loads and stores; 0 sends it through UCX.")                      \

@@ -162,6 +162,32 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
     ush_tp_detach(c, "ucp_atomic_op_nbx", pe, req);
 }
 
+/* Endpoint flushes in flight at once. */
+#define USH_TP_FLUSH_BATCH 32
+
+/* Flush every endpoint of c, a batch of flushes in flight at a time. An
+ * endpoint listed but not yet published carries no operation this quiet
+ * counted: issuing one first loads the published endpoint. */
+static void ush_tp_flush_eps(ush_tp_ctx_t *c)
+{
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    ucs_status_ptr_t    reqs[USH_TP_FLUSH_BATCH];
+    int                 nep = __atomic_load_n(&c->nep, __ATOMIC_ACQUIRE);
+
+    for (int i = 0; i < nep;) {
+        int k = 0;
+        for (; i < nep && k < USH_TP_FLUSH_BATCH; i++) {
+            int      pe = c->ep_pes[i];
+            ucp_ep_h ep = __atomic_load_n(&c->eps[pe], __ATOMIC_ACQUIRE);
+            if (ep) reqs[k++] = ucp_ep_flush_nbx(ep, &prm);
+        }
+        for (int j = 0; j < k; j++) {
+            ucs_status_t st = ush_tp_wait(c, reqs[j]);
+            if (st != UCS_OK) ush_tp_fatal("ucp_ep_flush_nbx: %s", ucs_status_string(st));
+        }
+    }
+}
+
 void ush_tp_quiet(ush_tp_ctx_t *c)
 {
     /* Flush only when some operation counted before this point is not yet
@@ -171,10 +197,17 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
     unsigned long n = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
 
-    ucp_request_param_t prm = { .op_attr_mask = 0 };
-    ucs_status_ptr_t    req = ucp_worker_flush_nbx(c->worker, &prm);
-    ucs_status_t        st  = ush_tp_wait(c, req);
-    if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
+    /* Alone on its worker, a context flushes the worker: one call. On a
+     * shared one that would wait for the other contexts' operations too,
+     * so it flushes its own endpoints. A context joining meanwhile only
+     * makes the worker flush cover more than it must. */
+    if (c->pw && __atomic_load_n(&c->pw->nctx, __ATOMIC_RELAXED) > 1) {
+        ush_tp_flush_eps(c);
+    } else {
+        ucp_request_param_t prm = { .op_attr_mask = 0 };
+        ucs_status_t        st  = ush_tp_wait(c, ucp_worker_flush_nbx(c->worker, &prm));
+        if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
+    }
 
     __atomic_store_n(&c->inflight, 0, __ATOMIC_RELAXED);
     unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
@@ -189,11 +222,6 @@ void ush_tp_fence(ush_tp_ctx_t *c)
      * flight to the same PE could land after them. Ordering both paths
      * takes completing the UCX side, which a flush does. */
     ush_tp_quiet(c);
-}
-
-int ush_tp_progress_own(ush_tp_ctx_t *c)
-{
-    return ucp_worker_progress(c->worker) != 0;
 }
 
 int ush_tp_progress(ush_tp_ctx_t *c)

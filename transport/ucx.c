@@ -3,6 +3,7 @@
  */
 #include "ush_tp_impl.h"
 
+#include <ucs/debug/log_def.h>
 #include <stdarg.h>
 #include <sched.h>
 #include <stdio.h>
@@ -48,6 +49,26 @@ void ush_tp_fatal(const char *fmt, ...)
     ush_tp_abort(1, NULL); /* the message is printed above, once */
 }
 
+__thread int  ush_tp_log_capture;
+__thread char ush_tp_log_capture_buf[256];
+
+/* UCX logs each transport that fails to open, so one worker that cannot
+ * be made (no file descriptors left) can print dozens of lines. While
+ * this thread captures, its messages stop here and the first error is
+ * kept for our own one-line report; other threads' pass through. */
+static ucs_log_func_rc_t ush_tp_log_handler(const char *file, unsigned line,
+                                            const char *function, ucs_log_level_t level,
+                                            const ucs_log_component_config_t *comp,
+                                            const char *message, va_list ap)
+{
+    (void)file, (void)line, (void)function, (void)comp;
+    if (!ush_tp_log_capture) return UCS_LOG_FUNC_RC_CONTINUE;
+    if (level <= UCS_LOG_LEVEL_ERROR && !ush_tp_log_capture_buf[0]) {
+        vsnprintf(ush_tp_log_capture_buf, sizeof(ush_tp_log_capture_buf), message, ap);
+    }
+    return UCS_LOG_FUNC_RC_STOP;
+}
+
 #define USH_TP_UCX_CHECK(_call, _status)                                           \
     do {                                                                           \
         if ((_status) != UCS_OK) {                                                 \
@@ -73,6 +94,9 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     st = ucp_init(&params, config, &ush_tp.context);
     ucp_config_release(config);
     USH_TP_UCX_CHECK("ucp_init", st);
+    /* Installed once, for the library's lifetime: pushing and popping
+     * around each attempt would race with other threads' UCX calls. */
+    ucs_log_push_handler(ush_tp_log_handler);
 
     /* The progress thread shares the default worker with the program's
      * threads, so that worker must be thread-safe whatever the program
@@ -130,10 +154,12 @@ ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thr
     c->mode    = mode;
     c->issued  = 0;
     c->flushed = 0;
-    c->eps       = calloc(n, sizeof(*c->eps));
-    c->rkeys     = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
+    c->nep     = 0;
+    c->eps     = calloc(n, sizeof(*c->eps));
+    c->ep_pes  = malloc(n * sizeof(*c->ep_pes));
+    c->rkeys   = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
     pthread_mutex_init(&c->lock, NULL);
-    return (c->eps && c->rkeys) ? USH_TP_OK : USH_TP_ERR_NOMEM;
+    return (c->eps && c->ep_pes && c->rkeys) ? USH_TP_OK : USH_TP_ERR_NOMEM;
 }
 
 static ush_tp_status_t ush_tp_seg_map(int seg, ucp_mem_map_params_t *mp)
@@ -388,6 +414,10 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
         if (st != UCS_OK) {
             ush_tp_fatal("ucp_ep_create to PE %d: %s", pe, ucs_status_string(st));
         }
+        /* The list first: a quiet that finds the endpoint must find it
+         * listed, or it would not flush it. */
+        c->ep_pes[c->nep] = pe;
+        __atomic_store_n(&c->nep, c->nep + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&c->eps[pe], ep, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&c->lock);
@@ -426,9 +456,7 @@ void ush_tp_ctx_fini(ush_tp_ctx_t *c)
     for (size_t i = 0; c->rkeys && i < n * USH_TP_MAX_SEGS; i++) {
         if (c->rkeys[i]) ucp_rkey_destroy(c->rkeys[i]);
     }
-    /* Close every endpoint with a flush, so nothing is left queued on it,
-     * and keep progressing until the whole job has done the same: a peer
-     * may still need this PE to drain what it sends. */
+    /* Close every endpoint with a flush, so nothing is left queued on it. */
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     for (size_t pe = 0; c->eps && pe < n; pe++) {
         if (!c->eps[pe]) continue;
@@ -439,52 +467,24 @@ void ush_tp_ctx_fini(ush_tp_ctx_t *c)
                     ush_tp_job.rank, pe, ucs_status_string(st));
         }
     }
-    /* The default worker serves the whole job until every PE is done;
-     * another context's worker serves only its own operations. */
-    if (c == ush_tp_ctx_default &&
-        ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
-        fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
-                ush_tp_strerror());
-    }
-    ucp_worker_destroy(c->worker);
     free(c->eps);
+    free(c->ep_pes);
     free(c->rkeys);
     pthread_mutex_destroy(&c->lock);
-}
-
-ush_tp_status_t ush_tp_ctx_create(ush_tp_thread_t thread_mode, ush_tp_ctx_t **ctx_out)
-{
-    ucp_worker_h    worker;
-    ush_tp_ctx_t   *c = calloc(1, sizeof(*c));
-    ush_tp_status_t st;
-
-    if (!c) return USH_TP_ERR_NOMEM;
-    st = ush_tp_worker_create(&thread_mode, &worker);
-    if (st != USH_TP_OK) {
-        free(c);
-        return st;
-    }
-    st = ush_tp_ctx_init(c, worker, thread_mode);
-    if (st != USH_TP_OK) {
-        ush_tp_ctx_fini(c);
-        free(c);
-        return st;
-    }
-    *ctx_out = c;
-    return USH_TP_OK;
-}
-
-void ush_tp_ctx_destroy(ush_tp_ctx_t *c)
-{
-    ush_tp_quiet(c);
-    ush_tp_ctx_fini(c);
-    free(c);
 }
 
 void ush_tp_finalize(void)
 {
     if (!ush_tp.context) return;
-    ush_tp_ctx_fini(ush_tp_ctx_default);
+    ush_tp_ctx_t *c = ush_tp_ctx_default;
+    ush_tp_ctx_fini(c);
+    /* The default worker serves the whole job until every PE is done: a
+     * peer may still need this PE to drain what it sends. */
+    if (ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
+        fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
+                ush_tp_strerror());
+    }
+    ucp_worker_destroy(c->worker);
     ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {
         if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);
@@ -495,6 +495,7 @@ void ush_tp_finalize(void)
     }
     free(ush_tp.peers);
     free(ush_tp_map);
+    ucs_log_pop_handler();
     ucp_cleanup(ush_tp.context);
     free(ush_tp.local);
     memset(&ush_tp, 0, sizeof(ush_tp));

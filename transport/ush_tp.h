@@ -96,12 +96,24 @@ const char     *ush_tp_strerror(void);   /* reason of the last failure */
  * progresses it. */
 extern ush_tp_ctx_t *ush_tp_ctx_default;
 
-/* A context with a worker of its own (thread mode as asked, if UCX provides
- * it), so its operations, quiet and fence are independent of the others'.
- * Its endpoints reach the peers' default workers. Destroy completes its
- * operations first. Call after ush_tp_wireup. */
-ush_tp_status_t ush_tp_ctx_create(ush_tp_thread_t thread_mode, ush_tp_ctx_t **ctx_out);
+/* A created context: endpoints of its own, to the peers' default workers,
+ * so its operations, quiet and fence are independent of the others'. Its
+ * worker is its own, in thread_mode (if UCX provides it), while fewer
+ * than ush_tp_ctx_workers_max context workers exist; after that it shares
+ * the least loaded worker in share_mode or above (the mode that lets any
+ * of the program's threads use it). Fails only when no worker can be made
+ * and none can be shared; ush_tp_strerror() then says why. Destroy
+ * completes its operations first. Call after ush_tp_wireup. */
+extern int      ush_tp_ctx_workers_max;
+ush_tp_status_t ush_tp_ctx_create(ush_tp_thread_t thread_mode, ush_tp_thread_t share_mode,
+                                  ush_tp_ctx_t **ctx_out);
 void            ush_tp_ctx_destroy(ush_tp_ctx_t *c);
+/* Progress once each context worker this thread may drive: all of them
+ * unless multiple (SHMEM_THREAD_MULTIPLE), then the thread-safe ones and
+ * the single-threaded ones this thread made. */
+void            ush_tp_ctx_progress_all(int multiple);
+/* Context workers alive. */
+int             ush_tp_ctx_workers(void);
 
 /* Local address of pe's segment seg where it is mapped (self, or a
  * node-local peer whose segment ucp_rkey_ptr could map), else NULL.
@@ -145,8 +157,6 @@ void ush_tp_quiet(ush_tp_ctx_t *c);
 void ush_tp_fence(ush_tp_ctx_t *c);
 /* Progress c's worker and the default one; non-zero if anything happened. */
 int  ush_tp_progress(ush_tp_ctx_t *c);
-/* Progress c's worker alone. */
-int  ush_tp_progress_own(ush_tp_ctx_t *c);
 /* Blocking transport calls yield the CPU once idle for a while (unless
  * SHMEM_YIELD=never). */
 extern int ush_tp_yield;

@@ -31,9 +31,23 @@ typedef struct {
     char          *share_map[USH_TP_MAX_SEGS]; /* where we mapped it, or NULL */
 } ush_tp_peer_t;
 
+/* A worker of created contexts (ctx_pool.c). Up to a cap, each context
+ * gets one of its own; beyond it, contexts share the least loaded worker
+ * whose thread mode all of them can use. */
+typedef struct ush_tp_pworker {
+    ucp_worker_h            worker;
+    ush_tp_thread_t         mode;   /* what UCX provides */
+    pthread_t               owner;  /* creator: the only thread a SINGLE one may serve */
+    int                     nctx;   /* contexts on it; read by quiet without the lock */
+    struct ush_tp_pworker  *next;
+} ush_tp_pworker_t;
+
 struct ush_tp_ctx {
     ucp_worker_h     worker;
+    ush_tp_pworker_t *pw;       /* the pool worker; NULL for the default context */
     ucp_ep_h        *eps;       /* [pe], created on first use */
+    int             *ep_pes;    /* PEs with an endpoint, in creation order */
+    int              nep;       /* entries of ep_pes (release-stored) */
     ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
     unsigned long    issued;    /* UCX operations issued */
     unsigned long    flushed;   /* how many of them a completed flush covered */
@@ -112,8 +126,15 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out);
 /* A context's worker-side state (eps/rkeys arrays) around worker. */
 ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thread_t mode);
-/* Close c's endpoints with a flush and destroy its worker. */
+/* Close c's endpoints with a flush and free its arrays; the worker is
+ * left to the caller. */
 void            ush_tp_ctx_fini(ush_tp_ctx_t *c);
+
+/* UCX log messages of this thread go to ush_tp_log_capture_buf instead of
+ * stderr while ush_tp_log_capture is set (ucx.c): a failed worker creation
+ * then costs one line of ours, not one of UCX's per transport. */
+extern __thread int  ush_tp_log_capture;
+extern __thread char ush_tp_log_capture_buf[256];
 
 /* Take group and world access away from every System V segment this
  * process created (UCX makes them 0660 and ignores the umask). */

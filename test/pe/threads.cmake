@@ -36,3 +36,9 @@ foreach(prog thread_default thread_wait thread_team)
     ush_add_pe_test(NAME ${prog}_ucx TARGET pe_${prog} NPES 2 TIMEOUT 120
                     ENV SHMEM_SHARE_STATIC=0)
 endforeach()
+# Every thread's context on one shared worker (SHMEM_CTX_WORKERS=1): one
+# thread's private worker, the others' the thread-safe one they share.
+foreach(kind private 0 serialized)
+    ush_add_pe_test(NAME thread_ctx_${kind}_shared TARGET pe_thread_ctx ARGS ${kind} rounds=100
+                    NPES 2 TIMEOUT 120 ENV SHMEM_SHARE_STATIC=0 SHMEM_CTX_WORKERS=1)
+endforeach()
