@@ -27,6 +27,9 @@
  *   shmem_behave hog RANK MIB             PE RANK writes MIB MiB of malloc()
  *          memory while the others wait in a barrier (the OOM killer's
  *          prey under a memory cgroup)
+ *   shmem_behave malloc-fail N            every PE asks shmem_malloc, then
+ *          shmem_calloc and shmem_align, for more than the heap N times
+ *          each, and prints "PE r: 3N NULLs" when each returned NULL
  *   shmem_behave sleep                    every PE sleeps up to 60 s in
  *          the program, not the library, then finalizes
  *
@@ -199,6 +202,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "PE %d: wrote %zu MiB and lives\n", me, mib);
         }
         shmem_barrier_all();
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "malloc-fail") == 0 && argc > 2) {
+        long n = atol(argv[2]), nulls = 0;
+        for (long i = 0; i < n; i++) {
+            nulls += shmem_malloc((size_t)1 << 40) == NULL;
+            nulls += shmem_calloc((size_t)1 << 30, 1024) == NULL;
+            nulls += shmem_align(4096, (size_t)1 << 40) == NULL;
+        }
+        printf("PE %d: %ld NULLs\n", me, nulls);
         shmem_finalize();
         return 0;
     }
