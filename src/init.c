@@ -14,6 +14,7 @@
 
 #include <hwloc.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,10 +203,18 @@ static int ush_thread_level(int requested)
     return level < cap ? level : cap;
 }
 
+/* Start-up and tear-down run one at a time. The specification forbids
+ * concurrent shmem_init calls, but programs whose threads each "make sure
+ * the library is up" do it, and two start-ups at once crash or hang (two
+ * transports, two heaps). Serialised, the first caller initialises and the
+ * others wait and return as nested calls do. Recursive: a fatal error
+ * during start-up exits, and the exit handler finalizes. */
+static pthread_mutex_t ush_init_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
 /* Calls nest: every shmem_init (or start_pes) is matched by a
  * shmem_finalize, and the last finalize tears the library down. After
  * that a new shmem_init starts it again. */
-static void ush_init(int requested)
+static void ush_init_locked(int requested)
 {
     if (ush_g.initialized) {
         ush_g.init_count++;
@@ -261,6 +270,13 @@ static void ush_init(int requested)
     ush_barrier_all();
 }
 
+static void ush_init(int requested)
+{
+    pthread_mutex_lock(&ush_init_lock);
+    ush_init_locked(requested);
+    pthread_mutex_unlock(&ush_init_lock);
+}
+
 USH_API(void, shmem_init)(void)
 {
     ush_init(SHMEM_THREAD_SINGLE);
@@ -284,7 +300,7 @@ USH_API(void, shmem_query_initialized)(int *initialized)
     *initialized = ush_g.initialized;
 }
 
-USH_API(void, shmem_finalize)(void)
+static void ush_finalize_locked(void)
 {
     if (!ush_g.initialized || --ush_g.init_count > 0) return;
     /* Contexts left alive complete their operations; then everything
@@ -298,6 +314,13 @@ USH_API(void, shmem_finalize)(void)
     ush_wait_beacon_fini();
     ush_symm_fini();
     ush_tp_finalize();
+}
+
+USH_API(void, shmem_finalize)(void)
+{
+    pthread_mutex_lock(&ush_init_lock);
+    ush_finalize_locked();
+    pthread_mutex_unlock(&ush_init_lock);
 }
 
 USH_API(void, shmem_global_exit)(int status)
