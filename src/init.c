@@ -25,6 +25,10 @@ static void ush_vreport(const char *routine, const char *fmt, va_list ap)
 {
     char msg[1024];
     vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (ush_g.my_pe < 0) { /* before the first shmem_init: no PE number yet */
+        fprintf(stderr, "ushmem: %s: %s\n", routine, msg);
+        return;
+    }
     fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
 }
 
@@ -260,6 +264,7 @@ static void ush_init_locked(int requested)
     ush_team_init();
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
+    ush_g.finalized   = 0;
     ush_fault_init();
     static int atexit_done;
     if (!atexit_done) {
@@ -309,6 +314,7 @@ static void ush_finalize_locked(void)
     ush_ctx_destroy_all();
     ush_barrier_all();
     ush_g.initialized = 0;
+    ush_g.finalized   = 1;
     ush_fault_fini();
     ush_tp_progress_thread_stop();
     ush_wait_beacon_fini();

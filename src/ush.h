@@ -36,6 +36,7 @@ static inline int ush_ctx_world_pe(const struct ush_ctx *ctx, int pe)
 typedef struct {
     int         initialized;    /* between init and finalize */
     int         init_count;     /* shmem_init calls not yet matched by finalize */
+    int         finalized;      /* torn down, and not initialised since */
     int         my_pe;
     int         n_pes;
     int         thread_level;   /* level provided */
