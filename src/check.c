@@ -155,11 +155,21 @@ void ush_check_fail_ctx(const char *routine)
                        "from shmem_ctx_create");
 }
 
-void ush_check_fail_ctx_pe(const char *routine, int pe, int size)
+void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
 {
     USH_CHECK_FAIL_UP(routine);
     ush_fatal(routine,
+              "ctx (%p) was destroyed by shmem_ctx_destroy; use a live context (or "
+              "SHMEM_CTX_DEFAULT), and set a destroyed one to SHMEM_CTX_INVALID",
+              (void *)ctx);
+}
+
+void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    USH_CHECK_FAIL_UP(routine);
+    if (ctx->options & USH_CTX_DESTROYED) ush_check_fail_ctx_destroyed(routine, ctx);
+    ush_fatal(routine,
               "pe %d is out of range: the context's team has %d PEs (0 to %d), and PE "
               "numbers given with a context count members of its team",
-              pe, size, size - 1);
+              pe, ctx->pe_size, ctx->pe_size - 1);
 }

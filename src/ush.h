@@ -16,6 +16,10 @@ struct ush_team;
 /* What a shmem_ctx_t points to. PE numbers given with a context count
  * members of its team, world PEs pe_start + pe * pe_stride (0 and 1 for
  * the world), copied from the team since teams never change. */
+/* Set in ush_ctx.options on a destroyed context that SHMEM_DEBUG keeps
+ * (ctx.c), so a later use is reported instead of reading freed memory. */
+#define USH_CTX_DESTROYED (1L << 62)
+
 struct ush_ctx {
     struct ush_tp_ctx *tp;        /* transport state: worker, endpoints, rkeys */
     long               options;   /* SHMEM_CTX_* options it was created with */

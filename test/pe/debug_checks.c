@@ -361,6 +361,27 @@ static void c_after_barrier(int bad)
     shmem_barrier_all();
 }
 
+/* A context used after shmem_ctx_destroy (SHMEM_DEBUG keeps it marked). */
+static void c_ctx_destroyed(int bad)
+{
+    shmem_ctx_t ctx;
+    long        v = 1;
+    CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
+    if (bad) shmem_ctx_destroy(ctx);
+    shmem_ctx_long_put(ctx, sym_long, &v, 1, (shmem_my_pe() + 1) % shmem_n_pes());
+    shmem_ctx_quiet(ctx);
+    if (!bad) shmem_ctx_destroy(ctx);
+}
+
+static void c_ctx_destroyed_quiet(int bad)
+{
+    shmem_ctx_t ctx;
+    CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
+    if (bad) shmem_ctx_destroy(ctx);
+    shmem_ctx_quiet(ctx);
+    if (!bad) shmem_ctx_destroy(ctx);
+}
+
 enum { DURING, BEFORE, AFTER };
 
 static const struct {
@@ -368,6 +389,8 @@ static const struct {
     case_fn     fn;
     int         when;
 } cases[] = {
+    { "ctx_destroyed", c_ctx_destroyed, DURING },
+    { "ctx_destroyed_quiet", c_ctx_destroyed_quiet, DURING },
     { "before_put", c_before_put, BEFORE },
     { "before_amo", c_before_amo, BEFORE },
     { "before_team", c_before_team, BEFORE },

@@ -100,4 +100,6 @@ endforeach()
 # Costly checks: SHMEM_DEBUG=1 only.
 ush_debugchk(aset_outsider   "shmem_long_sum_to_all: PE 1 is not in the active set PE_start=0 logPE_stride=0 PE_size=1" 1)
 ush_debugchk(psync_dirty     "shmem_barrier: pSync\\[[0-9]+\\] is 42, not SHMEM_SYNC_VALUE" 1)
+ush_debugchk(ctx_destroyed   "shmem_ctx_long_put: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy. use a live context" 1)
+ush_debugchk(ctx_destroyed_quiet "shmem_ctx_quiet: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy" 1)
 ush_debugchk(malloc_mismatch "shmem_malloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)
