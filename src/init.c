@@ -85,31 +85,6 @@ static int ush_decide_progress_thread(void)
     return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
 }
 
-/* Edit distance (insertions, deletions, substitutions) of two short
- * names; names longer than the buffer count as far from everything. */
-static int ush_env_distance(const char *a, size_t la, const char *b)
-{
-    enum { MAXLEN = 63 };
-    int    row[MAXLEN + 1];
-    size_t lb = strlen(b);
-
-    if (la > MAXLEN || lb > MAXLEN) return INT_MAX;
-    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0]   = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up   = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag   = up;
-        }
-    }
-    return row[lb];
-}
-
 /* A misspelt variable (SHMEM_SYMETRIC_SIZE) would otherwise leave its
  * default in force without a word. Only near misses of our own names are
  * reported: other SHMEM_* variables may belong to another library or to
@@ -124,20 +99,8 @@ static void ush_env_warn_typos(void)
         const char *name = *e + 6;
         const char *eq   = strchr(name, '=');
         size_t      len  = eq != NULL ? (size_t)(eq - name) : strlen(name);
-        const char *best = NULL;
-        int         bestd = INT_MAX;
-        for (size_t i = 0; i < ush_env_count(); i++) {
-            ush_env_row_t row;
-            ush_env_row(i, &row, NULL);
-            int d = ush_env_distance(name, len, row.name);
-            if (d < bestd) {
-                bestd = d;
-                best  = row.name;
-            }
-        }
-        /* 0 is our own variable; up to 2 edits (and less than a third of
-         * the name) is a typo rather than another library's variable */
-        if (bestd > 0 && bestd <= 2 && (size_t)bestd * 3 < len) {
+        const char *best = ush_env_typo_of(name, len);
+        if (best != NULL) {
             ush_warn("shmem_init", "SHMEM_%.*s is not a variable ushmem reads (its value is "
                      "ignored); did you mean SHMEM_%s?", (int)len, name, best);
         }
