@@ -73,6 +73,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     st = ucp_init(&params, config, &ush_tp.context);
     ucp_config_release(config);
     USH_TP_UCX_CHECK("ucp_init", st);
+    ush_tp_sighup_default();
 
     /* The progress thread shares the default worker with the program's
      * threads, so that worker must be thread-safe whatever the program
