@@ -8,6 +8,7 @@
  * means SIGTERM to the PEs' process group, then SIGKILL after a grace.
  */
 #include "oshrun.h"
+#include "ush_cgroup.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -28,6 +29,12 @@ static const int ush_run_forward_signals[] = { SIGUSR1, SIGUSR2 };
 
 #define USH_RUN_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The memory cgroup the PEs start in (oshrun's own) and the OOM killer's
+ * count there when the job began: a PE dead of SIGKILL while the count
+ * went up was, most likely, its victim. */
+static ush_cgroup_mem_t ush_run_cgroup;
+static int64_t          ush_run_oom_kills = -1;
+
 ush_run_status_t ush_run_job_signals_block(ush_run_job_t *job)
 {
     sigset_t set;
@@ -39,6 +46,9 @@ ush_run_status_t ush_run_job_signals_block(ush_run_job_t *job)
     }
     for (size_t i = 0; i < USH_RUN_NELEM(ush_run_forward_signals); i++) {
         sigaddset(&set, ush_run_forward_signals[i]);
+    }
+    if (ush_cgroup_mem_read("", &ush_run_cgroup) == 0) {
+        ush_run_oom_kills = ush_cgroup_oom_kills(&ush_run_cgroup);
     }
     if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) {
         ush_run_msg("sigprocmask: %s", strerror(errno));
@@ -94,6 +104,40 @@ static ush_run_pe_t *ush_run_job_find(ush_run_job_t *job, pid_t pid, int *rank)
     return NULL;
 }
 
+/* Nothing but the OOM killer and kill -9 sends SIGKILL unasked, and
+ * "signal 9" alone sends users looking for a bug. The cgroup's count says
+ * whether its OOM killer acted; a node-wide one leaves no trace we can
+ * read, so without the count going up the line names it as a likely
+ * cause only. */
+static void ush_run_job_report_signal(const ush_run_pe_t *pe, int rank, int sig)
+{
+    if (sig != SIGKILL) {
+        ush_run_msg("PE %d (pid %ld) died of signal %d (%s)", rank, (long)pe->pid, sig,
+                    strsignal(sig));
+        return;
+    }
+    int64_t kills = ush_run_oom_kills >= 0 ? ush_cgroup_oom_kills(&ush_run_cgroup) : -1;
+    if (kills > ush_run_oom_kills) {
+        ush_run_oom_kills = kills; /* one count, one PE */
+        if (ush_run_cgroup.mem != USH_CGROUP_UNLIMITED) {
+            ush_run_msg("PE %d (pid %ld) was killed by the kernel's out-of-memory killer: "
+                        "the job's memory cgroup allows %llu bytes (%s); use less memory per "
+                        "PE (SHMEM_SYMMETRIC_SIZE is part of it), fewer PEs per node, or ask "
+                        "for more memory (Slurm: --mem)",
+                        rank, (long)pe->pid, (unsigned long long)ush_run_cgroup.mem,
+                        ush_run_cgroup.limit_file);
+        } else {
+            ush_run_msg("PE %d (pid %ld) was killed by the kernel's out-of-memory killer: "
+                        "the node ran out of memory; use less memory per PE "
+                        "(SHMEM_SYMMETRIC_SIZE is part of it) or fewer PEs per node",
+                        rank, (long)pe->pid);
+        }
+        return;
+    }
+    ush_run_msg("PE %d (pid %ld) was killed by signal 9 (SIGKILL; the kernel's out-of-memory "
+                "killer does this when memory runs out)", rank, (long)pe->pid);
+}
+
 static void ush_run_job_pe_exited(ush_run_job_t *job, ush_run_pe_t *pe, int rank, int wstatus)
 {
     pe->alive = 0;
@@ -102,8 +146,7 @@ static void ush_run_job_pe_exited(ush_run_job_t *job, ush_run_pe_t *pe, int rank
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
         if (!job->ending) {
-            ush_run_msg("PE %d (pid %ld) died of signal %d (%s)", rank, (long)pe->pid,
-                        sig, strsignal(sig));
+            ush_run_job_report_signal(pe, rank, sig);
         }
         ush_run_job_end(job, 128 + sig, SIGTERM);
         return;

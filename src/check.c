@@ -11,12 +11,22 @@
 
 void ush_check_fail_init(const char *routine)
 {
-    ush_fatal(routine, "called before shmem_init (or after shmem_finalize); "
-                       "call shmem_init first");
+    if (ush_g.finalized) {
+        ush_fatal(routine, "called after shmem_finalize; OpenSHMEM routines may only be "
+                           "called between shmem_init and shmem_finalize");
+    }
+    ush_fatal(routine, "called before shmem_init; call shmem_init first");
 }
+
+/* Routines on the fast path leave the initialised check to their failure
+ * paths: before shmem_init no PE is in range (a context's team has 0 PEs)
+ * and after shmem_finalize no address is symmetric. Each failure asks
+ * first whether the library is up, so the message says what is wrong. */
+#define USH_CHECK_FAIL_UP(routine)                                                do {                                                                              if (!ush_g.initialized) ush_check_fail_init(routine);                     } while (0)
 
 void ush_check_fail_pe(const char *routine, int pe)
 {
+    USH_CHECK_FAIL_UP(routine);
     ush_fatal(routine, "pe %d is out of range: this job has %d PEs (0 to %d)", pe, ush_g.n_pes,
               ush_g.n_pes - 1);
 }
@@ -39,6 +49,7 @@ static const char *ush_seg_range(int s, char *buf, size_t len)
  * start lies relative to the nearest segment. */
 void ush_check_fail_symm(const char *routine, const char *arg, const void *addr, size_t nbytes)
 {
+    USH_CHECK_FAIL_UP(routine);
     uintptr_t a = (uintptr_t)addr;
     char      r0[64], r1[64];
 
@@ -98,6 +109,7 @@ void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
 
 void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems, size_t elem_size)
 {
+    USH_CHECK_FAIL_UP(routine);
     ush_fatal(routine,
               "%s = %zu elements of %zu bytes overflows size_t (%zu bytes at most): "
               "the count is probably negative or uninitialised; pass the number of elements",
@@ -106,6 +118,7 @@ void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems, 
 
 void ush_check_fail_heap_ptr(const char *routine, const void *ptr)
 {
+    USH_CHECK_FAIL_UP(routine);
     size_t into;
     char   r0[64];
     switch (ush_heap_classify(ush_g.heap, ptr, &into)) {
@@ -137,14 +150,26 @@ void ush_check_fail_heap_ptr(const char *routine, const void *ptr)
 
 void ush_check_fail_ctx(const char *routine)
 {
+    USH_CHECK_FAIL_UP(routine);
     ush_fatal(routine, "ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
                        "from shmem_ctx_create");
 }
 
-void ush_check_fail_ctx_pe(const char *routine, int pe, int size)
+void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
 {
+    USH_CHECK_FAIL_UP(routine);
+    ush_fatal(routine,
+              "ctx (%p) was destroyed by shmem_ctx_destroy; use a live context (or "
+              "SHMEM_CTX_DEFAULT), and set a destroyed one to SHMEM_CTX_INVALID",
+              (void *)ctx);
+}
+
+void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+{
+    USH_CHECK_FAIL_UP(routine);
+    if (ctx->options & USH_CTX_DESTROYED) ush_check_fail_ctx_destroyed(routine, ctx);
     ush_fatal(routine,
               "pe %d is out of range: the context's team has %d PEs (0 to %d), and PE "
               "numbers given with a context count members of its team",
-              pe, size, size - 1);
+              pe, ctx->pe_size, ctx->pe_size - 1);
 }

@@ -33,6 +33,12 @@ static struct ush_ctx   *ush_ctx_list;
 static int               ush_ctx_count;
 static pthread_rwlock_t  ush_ctx_list_lock = PTHREAD_RWLOCK_INITIALIZER;
 
+/* Destroyed contexts SHMEM_DEBUG keeps until finalize, marked
+ * USH_CTX_DESTROYED and with no members, so a put through a stale handle
+ * is reported (ush_check.h) instead of using freed memory. Their UCX
+ * workers are gone; only the small objects stay. Under the list's lock. */
+static struct ush_ctx   *ush_ctx_destroyed;
+
 #define USH_CTX_OPTIONS (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
 
 static ush_tp_thread_t ush_ctx_thread_mode(long options)
@@ -105,7 +111,8 @@ USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
     return pshmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx);
 }
 
-static void ush_ctx_free(struct ush_ctx *c)
+/* keep: mark c destroyed and keep it (SHMEM_DEBUG) instead of freeing. */
+static void ush_ctx_free(struct ush_ctx *c, int keep)
 {
     pthread_rwlock_wrlock(&ush_ctx_list_lock);
     if (c->prev) c->prev->next = c->next; else ush_ctx_list = c->next;
@@ -115,7 +122,18 @@ static void ush_ctx_free(struct ush_ctx *c)
     /* Destroying a context completes its outstanding operations. */
     ush_quiet(c);
     ush_tp_ctx_destroy(c->tp);
-    free(c);
+    if (!keep) {
+        free(c);
+        return;
+    }
+    c->tp       = NULL;
+    c->pe_size  = 0;
+    c->options |= USH_CTX_DESTROYED;
+    c->prev     = NULL;
+    pthread_rwlock_wrlock(&ush_ctx_list_lock);
+    c->next           = ush_ctx_destroyed;
+    ush_ctx_destroyed = c;
+    pthread_rwlock_unlock(&ush_ctx_list_lock);
 }
 
 USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
@@ -125,7 +143,8 @@ USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
     if (ctx == SHMEM_CTX_DEFAULT) {
         ush_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
     }
-    ush_ctx_free(ctx);
+    USH_CHECK_CTX_LIVE("shmem_ctx_destroy", ctx);
+    ush_ctx_free(ctx, ush_g.env.debug);
 }
 
 void ush_ctx_progress_all(void)
@@ -136,7 +155,12 @@ void ush_ctx_progress_all(void)
 
 void ush_ctx_destroy_all(void)
 {
-    while (ush_ctx_list) ush_ctx_free(ush_ctx_list);
+    while (ush_ctx_list) ush_ctx_free(ush_ctx_list, 0);
+    while (ush_ctx_destroyed) {
+        struct ush_ctx *c = ush_ctx_destroyed;
+        ush_ctx_destroyed = c->next;
+        free(c);
+    }
 }
 
 USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)

@@ -343,3 +343,49 @@ int ush_env_row(size_t i, ush_env_row_t *row, const char **expected)
     ush_env_format(&scratch, d, row->value, sizeof(row->value));
     return 0;
 }
+
+/* Edit distance of two short names, counting an insertion, a deletion, a
+ * substitution or a swap of two neighbours as one edit (optimal string
+ * alignment): hands type DEUBG for DEBUG, one edit, not two. Names longer
+ * than the buffers count as far from everything. */
+static int ush_env_distance(const char *a, size_t la, const char *b)
+{
+    enum { MAXLEN = 63 };
+    int    d[3][MAXLEN + 1]; /* rows i-2, i-1, i, by i % 3 */
+    size_t lb = strlen(b);
+
+    if (la > MAXLEN || lb > MAXLEN) return INT_MAX;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int *row = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int best = up[j - 1] + (a[i - 1] != b[j - 1]);
+            if (up[j] + 1 < best) best = up[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                up2[j - 2] + 1 < best) {
+                best = up2[j - 2] + 1;
+            }
+            row[j] = best;
+        }
+    }
+    return d[la % 3][lb];
+}
+
+const char *ush_env_typo_of(const char *name, size_t len)
+{
+    const char *best  = NULL;
+    int         bestd = INT_MAX;
+    for (size_t i = 0; i < USH_ENV_COUNT; i++) {
+        int d = ush_env_distance(name, len, ush_env_desc[i].name);
+        if (d < bestd) {
+            bestd = d;
+            best  = ush_env_desc[i].name;
+        }
+    }
+    /* 0 is our own variable. Up to 2 edits, and at most one per three
+     * letters (INF, DEUBG: 1; SYMETRIC_SIZ: 2), is a slip of the hand;
+     * more is another library's variable, which is none of our business. */
+    return bestd > 0 && bestd <= 2 && (size_t)bestd * 3 <= len ? best : NULL;
+}

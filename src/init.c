@@ -14,6 +14,7 @@
 
 #include <hwloc.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@ static void ush_vreport(const char *routine, const char *fmt, va_list ap)
 {
     char msg[1024];
     vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (ush_g.my_pe < 0) { /* before the first shmem_init: no PE number yet */
+        fprintf(stderr, "ushmem: %s: %s\n", routine, msg);
+        return;
+    }
     fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
 }
 
@@ -98,31 +103,6 @@ static int ush_decide_progress_thread(void)
     return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
 }
 
-/* Edit distance (insertions, deletions, substitutions) of two short
- * names; names longer than the buffer count as far from everything. */
-static int ush_env_distance(const char *a, size_t la, const char *b)
-{
-    enum { MAXLEN = 63 };
-    int    row[MAXLEN + 1];
-    size_t lb = strlen(b);
-
-    if (la > MAXLEN || lb > MAXLEN) return INT_MAX;
-    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0]   = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up   = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag   = up;
-        }
-    }
-    return row[lb];
-}
-
 /* A misspelt variable (SHMEM_SYMETRIC_SIZE) would otherwise leave its
  * default in force without a word. Only near misses of our own names are
  * reported: other SHMEM_* variables may belong to another library or to
@@ -137,20 +117,8 @@ static void ush_env_warn_typos(void)
         const char *name = *e + 6;
         const char *eq   = strchr(name, '=');
         size_t      len  = eq != NULL ? (size_t)(eq - name) : strlen(name);
-        const char *best = NULL;
-        int         bestd = INT_MAX;
-        for (size_t i = 0; i < ush_env_count(); i++) {
-            ush_env_row_t row;
-            ush_env_row(i, &row, NULL);
-            int d = ush_env_distance(name, len, row.name);
-            if (d < bestd) {
-                bestd = d;
-                best  = row.name;
-            }
-        }
-        /* 0 is our own variable; up to 2 edits (and less than a third of
-         * the name) is a typo rather than another library's variable */
-        if (bestd > 0 && bestd <= 2 && (size_t)bestd * 3 < len) {
+        const char *best = ush_env_typo_of(name, len);
+        if (best != NULL) {
             ush_warn("shmem_init", "SHMEM_%.*s is not a variable ushmem reads (its value is "
                      "ignored); did you mean SHMEM_%s?", (int)len, name, best);
         }
@@ -220,10 +188,18 @@ static int ush_thread_level(int requested)
     return level < cap ? level : cap;
 }
 
+/* Start-up and tear-down run one at a time. The specification forbids
+ * concurrent shmem_init calls, but programs whose threads each "make sure
+ * the library is up" do it, and two start-ups at once crash or hang (two
+ * transports, two heaps). Serialised, the first caller initialises and the
+ * others wait and return as nested calls do. Recursive: a fatal error
+ * during start-up exits, and the exit handler finalizes. */
+static pthread_mutex_t ush_init_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
 /* Calls nest: every shmem_init (or start_pes) is matched by a
  * shmem_finalize, and the last finalize tears the library down. After
  * that a new shmem_init starts it again. */
-static void ush_init(int requested)
+static void ush_init_locked(int requested)
 {
     if (ush_g.initialized) {
         ush_g.init_count++;
@@ -271,6 +247,7 @@ static void ush_init(int requested)
     ush_team_init();
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
+    ush_g.finalized   = 0;
     ush_fault_init();
     static int atexit_done;
     if (!atexit_done) {
@@ -279,6 +256,13 @@ static void ush_init(int requested)
     }
     ush_print_info();
     ush_barrier_all();
+}
+
+static void ush_init(int requested)
+{
+    pthread_mutex_lock(&ush_init_lock);
+    ush_init_locked(requested);
+    pthread_mutex_unlock(&ush_init_lock);
 }
 
 USH_API(void, shmem_init)(void)
@@ -304,7 +288,7 @@ USH_API(void, shmem_query_initialized)(int *initialized)
     *initialized = ush_g.initialized;
 }
 
-USH_API(void, shmem_finalize)(void)
+static void ush_finalize_locked(void)
 {
     if (!ush_g.initialized || --ush_g.init_count > 0) return;
     /* Contexts left alive complete their operations; then everything
@@ -313,11 +297,19 @@ USH_API(void, shmem_finalize)(void)
     ush_ctx_destroy_all();
     ush_barrier_all();
     ush_g.initialized = 0;
+    ush_g.finalized   = 1;
     ush_fault_fini();
     ush_tp_progress_thread_stop();
     ush_wait_beacon_fini();
     ush_symm_fini();
     ush_tp_finalize();
+}
+
+USH_API(void, shmem_finalize)(void)
+{
+    pthread_mutex_lock(&ush_init_lock);
+    ush_finalize_locked();
+    pthread_mutex_unlock(&ush_init_lock);
 }
 
 USH_API(void, shmem_global_exit)(int status)

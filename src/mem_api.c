@@ -12,15 +12,23 @@
 
 #include <string.h>
 
+/* NULL is an answer the program is entitled to act on (a search for the
+ * largest block that fits, a cache that shrinks): a line per failure would
+ * flood stderr from every PE. The first failure of each PE says why, the
+ * rest are silent unless SHMEM_DEBUG asks for every one. */
 static void ush_report_exhausted(const char *routine, size_t size)
 {
+    static int       reported;
     ush_heap_stats_t st;
+
+    if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED) && !ush_g.env.debug) return;
     ush_heap_stats(ush_g.heap, &st);
     ush_warn(routine,
-             "cannot allocate %zu bytes: the symmetric heap has %zu bytes "
+             "cannot allocate %zu bytes, returning NULL: the symmetric heap has %zu bytes "
              "(SHMEM_SYMMETRIC_SIZE), %zu in use, largest free block %zu; "
-             "raise SHMEM_SYMMETRIC_SIZE (e.g. SHMEM_SYMMETRIC_SIZE=1G)",
-             size, st.size, st.used, st.largest_free);
+             "raise SHMEM_SYMMETRIC_SIZE (e.g. SHMEM_SYMMETRIC_SIZE=1G)%s",
+             size, st.size, st.used, st.largest_free,
+             ush_g.env.debug ? "" : " (said once; SHMEM_DEBUG=1 reports every failure)");
 }
 
 /* SHMEM_DEBUG: every PE must ask for the same size, or the heaps diverge

@@ -21,6 +21,7 @@ USH_API(void, shmem_ctx_fence)(shmem_ctx_t ctx)
 {
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_fence");
+    USH_CHECK_CTX_LIVE("shmem_ctx_fence", ctx);
     ush_fence(ctx);
 }
 
@@ -34,6 +35,7 @@ USH_API(void, shmem_ctx_quiet)(shmem_ctx_t ctx)
 {
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_quiet");
+    USH_CHECK_CTX_LIVE("shmem_ctx_quiet", ctx);
     ush_quiet(ctx);
 }
 

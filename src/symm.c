@@ -5,6 +5,7 @@
  * ush_symm.h for the layout).
  */
 #include "ush.h"
+#include "ush_cgroup.h"
 #include "ush_symm.h"
 #include "transport/ush_tp.h"
 
@@ -104,6 +105,7 @@ void ush_symm_check_limits(void)
     const uint64_t npe  = ush_g.local_size > 0 ? (uint64_t)ush_g.local_size : 1;
     const uint64_t need = (uint64_t)size > UINT64_MAX / npe ? UINT64_MAX : size * npe;
     struct sysinfo si;
+    ush_cgroup_mem_t cg;
 
     /* Shared memory can be swapped, never more. */
     if (sysinfo(&si) == 0) {
@@ -116,6 +118,25 @@ void ush_symm_check_limits(void)
                       "at most %" PRIu64 " or run fewer PEs per node",
                       ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, need, mem,
                       ush_symm_fits(mem, npe, USH_SYMM_LIB_BYTES));
+        }
+        /* A batch system's memory request (Slurm's --mem) is a cgroup
+         * limit, often far below the node's memory. Shared memory is
+         * charged to the cgroup of the PE that touches it, and the PEs of
+         * a node share the job's cgroup. */
+        if (ush_cgroup_mem_read("", &cg) == 0 && cg.mem != USH_CGROUP_UNLIMITED) {
+            uint64_t swap  = (uint64_t)si.totalswap * si.mem_unit;
+            uint64_t limit = cg.mem + (cg.swap < swap ? cg.swap : swap);
+            if (need > limit) {
+                ush_fatal("shmem_init",
+                          "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on "
+                          "this node, plus the library's own %zu, needs %" PRIu64 " bytes, "
+                          "more than the job's memory cgroup allows (%" PRIu64 " bytes of "
+                          "memory and swap, set by %s); lower SHMEM_SYMMETRIC_SIZE to at most "
+                          "%" PRIu64 ", run fewer PEs per node or ask the batch system for more memory "
+                          "(Slurm: --mem)",
+                          ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, need, limit,
+                          cg.limit_file, ush_symm_fits(limit, npe, USH_SYMM_LIB_BYTES));
+            }
         }
     }
 

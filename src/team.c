@@ -250,12 +250,14 @@ USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
 
 USH_API(int, shmem_team_my_pe)(shmem_team_t team)
 {
+    USH_CHECK_INIT("shmem_team_my_pe");
     USH_CHECK_TEAM("shmem_team_my_pe", "team", team);
     return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
 }
 
 USH_API(int, shmem_team_n_pes)(shmem_team_t team)
 {
+    USH_CHECK_INIT("shmem_team_n_pes");
     USH_CHECK_TEAM("shmem_team_n_pes", "team", team);
     return team == SHMEM_TEAM_INVALID ? -1 : team->size;
 }
@@ -263,6 +265,7 @@ USH_API(int, shmem_team_n_pes)(shmem_team_t team)
 USH_API(int, shmem_team_get_config)(shmem_team_t team, long config_mask,
                                     shmem_team_config_t *config)
 {
+    USH_CHECK_INIT("shmem_team_get_config");
     USH_CHECK_TEAM("shmem_team_get_config", "team", team);
     if (team == SHMEM_TEAM_INVALID || !config) return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
@@ -271,6 +274,7 @@ USH_API(int, shmem_team_get_config)(shmem_team_t team, long config_mask,
 
 USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
+    USH_CHECK_INIT("shmem_team_translate_pe");
     /* A bad src_pe returns -1 (the spec's answer); a stale handle is not
      * SHMEM_TEAM_INVALID and has no defined answer, so it stops the job. */
     USH_CHECK_TEAM("shmem_team_translate_pe", "src_team", src_team);

@@ -16,6 +16,10 @@ struct ush_team;
 /* What a shmem_ctx_t points to. PE numbers given with a context count
  * members of its team, world PEs pe_start + pe * pe_stride (0 and 1 for
  * the world), copied from the team since teams never change. */
+/* Set in ush_ctx.options on a destroyed context that SHMEM_DEBUG keeps
+ * (ctx.c), so a later use is reported instead of reading freed memory. */
+#define USH_CTX_DESTROYED (1L << 62)
+
 struct ush_ctx {
     struct ush_tp_ctx *tp;        /* transport state: worker, endpoints, rkeys */
     long               options;   /* SHMEM_CTX_* options it was created with */
@@ -35,6 +39,7 @@ static inline int ush_ctx_world_pe(const struct ush_ctx *ctx, int pe)
 typedef struct {
     int         initialized;    /* between init and finalize */
     int         init_count;     /* shmem_init calls not yet matched by finalize */
+    int         finalized;      /* torn down, and not initialised since */
     int         my_pe;
     int         n_pes;
     int         thread_level;   /* level provided */

@@ -23,7 +23,10 @@ void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
 void ush_check_fail_heap_ptr(const char *routine, const void *ptr) __attribute__((noreturn, cold));
 void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems,
                            size_t elem_size) __attribute__((noreturn, cold));
-void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__((noreturn, cold));
+void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
+    __attribute__((noreturn, cold));
+void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
+    __attribute__((noreturn, cold));
 
 /* Routine names in messages are the public ones the user called. */
 #define USH_CHECK_INIT(routine)                                               \
@@ -60,11 +63,19 @@ void ush_check_fail_ctx_pe(const char *routine, int pe, int size) __attribute__(
             ush_check_fail_symm(routine, arg, addr, nbytes);                  \
     } while (0)
 
-/* pe counts members of ctx's team. */
+/* pe counts members of ctx's team. A destroyed context SHMEM_DEBUG keeps
+ * has no members, so this check catches its use too (check.c tells). */
 #define USH_CHECK_CTX_PE(routine, ctx, pe)                                    \
     do {                                                                      \
         if (USH_UNLIKELY((unsigned)(pe) >= (unsigned)(ctx)->pe_size))         \
-            ush_check_fail_ctx_pe(routine, pe, (ctx)->pe_size);               \
+            ush_check_fail_ctx_pe(routine, ctx, pe);                          \
+    } while (0)
+
+/* For routines without a PE: ctx is not one SHMEM_DEBUG kept destroyed. */
+#define USH_CHECK_CTX_LIVE(routine, ctx)                                      \
+    do {                                                                      \
+        if (USH_UNLIKELY((ctx)->options & USH_CTX_DESTROYED))                 \
+            ush_check_fail_ctx_destroyed(routine, ctx);                       \
     } while (0)
 
 #define USH_CHECK_CTX(routine, ctx)                                           \

@@ -101,6 +101,12 @@ typedef struct {
     char        why[96];   /* why raw does not parse, or "" */
 } ush_env_row_t;
 
+/* The variable of ours (its name without SHMEM_) that SHMEM_<name> - the
+ * first len bytes of name - is most likely a misspelling of, or NULL: for
+ * one of ours itself, and for names too far from all of ours to be
+ * anything but another library's. */
+const char *ush_env_typo_of(const char *name, size_t len);
+
 /* Number of variables in the table. */
 size_t ush_env_count(void);
 /* Fill row for variable i (0 <= i < ush_env_count()). Returns 0, or -1 when

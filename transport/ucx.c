@@ -97,6 +97,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     /* Installed once, for the library's lifetime: pushing and popping
      * around each attempt would race with other threads' UCX calls. */
     ucs_log_push_handler(ush_tp_log_handler);
+    ush_tp_sighup_default();
 
     /* The progress thread shares the default worker with the program's
      * threads, so that worker must be thread-safe whatever the program

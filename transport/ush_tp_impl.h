@@ -147,4 +147,7 @@ void  ush_tp_share_detach_all(void);
 /* Wait for a request returned by a *_nbx call, driving progress. */
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req);
 
+/* SIGHUP back to its default action where UCX caught it (sighup.c). */
+void ush_tp_sighup_default(void);
+
 #endif

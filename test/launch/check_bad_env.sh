@@ -78,12 +78,14 @@ try SMA_SYMMETRIC_SIZE 3X
 
 # A misspelt variable of ours: one warning (from PE 0) naming the right one;
 # the job runs. Another library's SHMEM_* variable: no word.
-export SHMEM_SYMETRIC_SIZE=1M SHMEM_OFI_PROVIDER=verbs
+# Short names and swapped letters too (SHMEM_DEUBG, issue 18).
+export SHMEM_SYMETRIC_SIZE=1M SHMEM_DEUBG=1 SHMEM_OFI_PROVIDER=verbs
 run -n 2 "$prog" hello
-unset SHMEM_SYMETRIC_SIZE SHMEM_OFI_PROVIDER
+unset SHMEM_SYMETRIC_SIZE SHMEM_DEUBG SHMEM_OFI_PROVIDER
 expect_status 0
 expect_grep "$err" "SHMEM_SYMETRIC_SIZE is not a variable ushmem reads .*did you mean SHMEM_SYMMETRIC_SIZE\?"
-[ "$(grep -c 'did you mean' "$err")" -eq 1 ] || fail "the typo warning is not printed exactly once"
+expect_grep "$err" "SHMEM_DEUBG is not a variable ushmem reads .*did you mean SHMEM_DEBUG\?"
+[ "$(grep -c 'did you mean' "$err")" -eq 2 ] || fail "each typo warning is not printed exactly once"
 expect_no_grep "$err" "OFI_PROVIDER"
 expect_clean
 

@@ -16,6 +16,13 @@
 # System V) and 2 x 16M run. (A heap UCX puts in /dev/shm runs too, but
 # UCX reports its failed System V attempt on stdout.) Skipped, and said
 # so, without root or unshare.
+# Part 3 (memory cgroup): as root, in a child memory cgroup of 1 GiB (what
+# Slurm's --mem=1G gives; cgroup v1 or v2): 2 x 600M fail at start-up
+# naming the cgroup's limit, 2 x 200M run, and a PE that writes 1.5 GiB of
+# malloc() memory is reported as killed by the OOM killer. Skipped, and
+# said so, where no memory cgroup can be made.
+# Everywhere: a PE killed by kill -9 is reported as SIGKILL with the OOM
+# killer named as its likely cause.
 . "$(dirname "$0")/lib.sh"
 prog=$1
 
@@ -49,6 +56,24 @@ accepted() {
     expect_no_ucx_shm
 }
 
+if [ -n "${LIMITS_IN_CGROUP:-}" ]; then
+    # part 3, re-run by part 1 inside the cgroup
+    ucx_dir=$scratch/ucx-posix
+    mkdir "$ucx_dir" || fail "cannot create $ucx_dir"
+    export UCX_POSIX_DIR=$ucx_dir
+    refused 600M 2 "more than the job's memory cgroup allows \(1073741824 bytes of memory and swap, set by $LIMITS_IN_CGROUP/memory\.(limit_in_bytes|max)\)"
+    expect_grep "$err" "at most 528482304, run fewer PEs per node or ask the batch system for more memory \(Slurm: --mem\)"
+    accepted 200M 2
+    SHMEM_SYMMETRIC_SIZE=16M run -n 2 "$prog" hog 1 1536
+    expect_status 137
+    expect_grep "$err" "^oshrun: PE 1 \(pid [0-9]+\) was killed by the kernel's out-of-memory killer: the job's memory cgroup allows 1073741824 bytes \($LIMITS_IN_CGROUP/memory\.(limit_in_bytes|max)\)"
+    expect_no_grep "$err" "wrote 1536 MiB and lives|died of signal"
+    expect_clean
+    expect_no_ucx_shm
+    echo "PASS [$test_name] memory cgroup part"
+    exit 0
+fi
+
 if [ "${LIMITS_IN_NAMESPACE:-}" = 1 ]; then
     # part 2, re-run by part 1 inside the namespaces
     mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm || fail "cannot mount a small /dev/shm"
@@ -76,6 +101,45 @@ mem_kb=$(awk '/^MemTotal:|^SwapTotal:/ { s += $2 } END { print s }' /proc/meminf
 half=$(( mem_kb / 2 + 1024 * 1024 ))k
 refused "$half" 2 "more than its memory and swap"
 accepted "$half" 1
+
+# kill -9 from outside: nothing says it was the OOM killer, which is the
+# usual sender, so the line names it as the likely cause
+SHMEM_SYMMETRIC_SIZE=16M run_bg -n 2 "$prog" sleep
+wait_pidfiles ready 2
+kill -9 "$(cat "$piddir/pe.1.pid")"
+wait_run
+expect_status 137
+expect_grep "$err" "^oshrun: PE 1 \(pid [0-9]+\) was killed by signal 9 \(SIGKILL; the kernel's out-of-memory killer does this when memory runs out\)"
+expect_clean
+expect_no_ucx_shm
+
+# part 3: a child memory cgroup of 1 GiB (v1, or v2 with the memory
+# controller delegated to children)
+cg=
+if [ "$(id -u)" = 0 ]; then
+    for base in /sys/fs/cgroup/memory /sys/fs/cgroup; do
+        [ -w "$base/cgroup.procs" ] || continue
+        [ "$base" = /sys/fs/cgroup ] && ! grep -qw memory "$base/cgroup.subtree_control" 2>/dev/null && continue
+        mkdir "$base/ush-limits-$$" 2>/dev/null || continue
+        cg=$base/ush-limits-$$
+        if [ -f "$cg/memory.limit_in_bytes" ]; then
+            echo 1G >"$cg/memory.limit_in_bytes" &&
+            { [ ! -f "$cg/memory.memsw.limit_in_bytes" ] || echo 1G >"$cg/memory.memsw.limit_in_bytes"; }
+        else
+            echo 1G >"$cg/memory.max" && { [ ! -f "$cg/memory.swap.max" ] || echo 0 >"$cg/memory.swap.max"; }
+        fi || { rmdir "$cg"; cg=; continue; }
+        break
+    done
+fi
+if [ -n "$cg" ]; then
+    LIMITS_IN_CGROUP=$cg sh -c 'echo $$ >"$LIMITS_IN_CGROUP/cgroup.procs" && exec sh "$0" "$@"' \
+        "$0" "$@"
+    rc=$?
+    rmdir "$cg" 2>/dev/null || { sleep 1; rmdir "$cg"; } || fail "cannot remove $cg"
+    [ "$rc" = 0 ] || exit 1
+else
+    echo "SKIP [$test_name] memory cgroup part: needs root and a writable memory cgroup"
+fi
 
 # part 2
 if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v sysctl >/dev/null &&

@@ -28,6 +28,14 @@
  *          loss, ends the job)
  *   shmem_behave clock                    print CLOCK_MONOTONIC in ns (no
  *                                         shmem_init): the scripts' clock
+ *   shmem_behave hog RANK MIB             PE RANK writes MIB MiB of malloc()
+ *          memory while the others wait in a barrier (the OOM killer's
+ *          prey under a memory cgroup)
+ *   shmem_behave malloc-fail N            every PE asks shmem_malloc, then
+ *          shmem_calloc and shmem_align, for more than the heap N times
+ *          each, and prints "PE r: 3N NULLs" when each returned NULL
+ *   shmem_behave sleep                    every PE sleeps up to 60 s in
+ *          the program, not the library, then finalizes
  *
  * LAUNCH_TEST_PIDDIR=dir: each PE writes dir/pe.RANK.pid, and dir/ready.RANK.pid
  * just before it blocks.
@@ -198,6 +206,36 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit-chain") == 0 && argc > 2) {
         return exit_chain(npes, atol(argv[2]));
+    }
+    if (strcmp(mode, "hog") == 0 && argc > 3) {
+        write_pid("ready");
+        if (me == atoi(argv[2])) {
+            size_t mib = (size_t)atol(argv[3]);
+            char  *p   = malloc(mib << 20);
+            for (size_t i = 0; p != NULL && i < mib << 20; i += 4096) p[i] = 1;
+            fprintf(stderr, "PE %d: wrote %zu MiB and lives\n", me, mib);
+        }
+        shmem_barrier_all();
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "malloc-fail") == 0 && argc > 2) {
+        long n = atol(argv[2]), nulls = 0;
+        for (long i = 0; i < n; i++) {
+            nulls += shmem_malloc((size_t)1 << 40) == NULL;
+            nulls += shmem_calloc((size_t)1 << 30, 1024) == NULL;
+            nulls += shmem_align(4096, (size_t)1 << 40) == NULL;
+        }
+        printf("PE %d: %ld NULLs\n", me, nulls);
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "sleep") == 0) {
+        write_pid("ready");
+        for (int i = 0; i < 600; i++) nap_ms(100);
+        fprintf(stderr, "PE %d: slept 60 s\n", me);
+        shmem_finalize();
+        return 0;
     }
     if (strcmp(mode, "exit-after-finalize") == 0 && argc > 3) {
         shmem_finalize();

@@ -34,7 +34,9 @@ static void write_pid(void)
     char        path[4096];
     FILE       *f;
     if (!dir) return;
-    snprintf(path, sizeof(path), "%s/pe.%d.pid", dir, shmem_my_pe());
+    /* the launcher's rank: some cases run before shmem_init */
+    snprintf(path, sizeof(path), "%s/pe.%s.pid", dir,
+             getenv("PMIX_RANK") ? getenv("PMIX_RANK") : "x");
     if ((f = fopen(path, "w")) != NULL) {
         fprintf(f, "%ld\n", (long)getpid());
         fclose(f);
@@ -288,38 +290,144 @@ static void c_realloc_bad(int bad)
     shmem_free(q);
 }
 
+/* Calls outside the library's life (issue 18): they run before
+ * pe_test_init (BEFORE), or after a shmem_finalize (AFTER, which
+ * initialises and finalizes itself); with bad == 0 the same call is made
+ * while the library is up. The message must say which. */
+static void c_before_put(int bad)
+{
+    long v = 1;
+    shmem_long_put(sym_long, &v, 1, 0);
+    if (!bad) shmem_quiet();
+}
+
+static void c_before_amo(int bad)
+{
+    (void)bad;
+    shmem_long_atomic_inc(&sym_long[1], 0);
+}
+
+static void c_before_team(int bad)
+{
+    (void)bad;
+    sink = (unsigned long)shmem_team_n_pes(SHMEM_TEAM_WORLD);
+}
+
+static void c_before_signal(int bad)
+{
+    long v = 1;
+    shmem_long_put_signal(&sym_long[2], &v, 1, (uint64_t *)&sym_long[3], 1, SHMEM_SIGNAL_SET, 0);
+    if (!bad) shmem_quiet();
+}
+
+static void finalize_if(int bad)
+{
+    shmem_barrier_all();
+    if (bad) shmem_finalize();
+}
+
+static void c_after_put_heap(int bad)
+{
+    long *p = shmem_malloc(sizeof(long)), v = 1;
+    finalize_if(bad);
+    shmem_long_put(p, &v, 1, 0);
+    if (!bad) {
+        shmem_barrier_all();
+        shmem_free(p);
+    }
+}
+
+static void c_after_g(int bad)
+{
+    finalize_if(bad);
+    sink = (unsigned long)shmem_long_g(sym_long, 0);
+}
+
+static void c_after_amo(int bad)
+{
+    finalize_if(bad);
+    sink = (unsigned long)shmem_long_atomic_fetch_add(&sym_long[1], 1, 0);
+}
+
+static void c_after_team(int bad)
+{
+    finalize_if(bad);
+    sink = (unsigned long)shmem_team_my_pe(SHMEM_TEAM_WORLD);
+}
+
+static void c_after_barrier(int bad)
+{
+    finalize_if(bad);
+    shmem_barrier_all();
+}
+
+/* A context used after shmem_ctx_destroy (SHMEM_DEBUG keeps it marked). */
+static void c_ctx_destroyed(int bad)
+{
+    shmem_ctx_t ctx;
+    long        v = 1;
+    CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
+    if (bad) shmem_ctx_destroy(ctx);
+    shmem_ctx_long_put(ctx, sym_long, &v, 1, (shmem_my_pe() + 1) % shmem_n_pes());
+    shmem_ctx_quiet(ctx);
+    if (!bad) shmem_ctx_destroy(ctx);
+}
+
+static void c_ctx_destroyed_quiet(int bad)
+{
+    shmem_ctx_t ctx;
+    CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
+    if (bad) shmem_ctx_destroy(ctx);
+    shmem_ctx_quiet(ctx);
+    if (!bad) shmem_ctx_destroy(ctx);
+}
+
+enum { DURING, BEFORE, AFTER };
+
 static const struct {
     const char *name;
     case_fn     fn;
+    int         when;
 } cases[] = {
-    { "pe_range", c_pe_range },
-    { "ptr_pe", c_ptr_pe },
-    { "team_ptr_pe", c_team_ptr_pe },
-    { "nonsymm_stack", c_nonsymm_stack },
-    { "past_heap", c_past_heap },
-    { "len_past_heap", c_len_past_heap },
-    { "nelems_overflow", c_nelems_overflow },
-    { "strided_span", c_strided_span },
-    { "amo_nonsymm", c_amo_nonsymm },
-    { "wait_nonsymm", c_wait_nonsymm },
-    { "lock_nonsymm", c_lock_nonsymm },
-    { "signal_overflow", c_signal_overflow },
-    { "bcast_nonsymm", c_bcast_nonsymm },
-    { "psync_short", c_psync_short },
-    { "alltoall_span", c_alltoall_span },
-    { "aset_past_job", c_aset_past_job },
-    { "aset_stride", c_aset_stride },
-    { "aset_outsider", c_aset_outsider },
-    { "psync_dirty", c_psync_dirty },
-    { "team_destroyed", c_team_destroyed },
-    { "team_destroyed_coll", c_team_destroyed_coll },
-    { "team_bogus", c_team_bogus },
-    { "translate_bad_pe", c_translate_bad_pe },
-    { "malloc_mismatch", c_malloc_mismatch },
-    { "free_not_heap", c_free_not_heap },
-    { "free_twice", c_free_twice },
-    { "free_inside", c_free_inside },
-    { "realloc_bad", c_realloc_bad },
+    { "ctx_destroyed", c_ctx_destroyed, DURING },
+    { "ctx_destroyed_quiet", c_ctx_destroyed_quiet, DURING },
+    { "before_put", c_before_put, BEFORE },
+    { "before_amo", c_before_amo, BEFORE },
+    { "before_team", c_before_team, BEFORE },
+    { "before_signal", c_before_signal, BEFORE },
+    { "after_put_heap", c_after_put_heap, AFTER },
+    { "after_g", c_after_g, AFTER },
+    { "after_amo", c_after_amo, AFTER },
+    { "after_team", c_after_team, AFTER },
+    { "after_barrier", c_after_barrier, AFTER },
+    { "pe_range", c_pe_range, DURING },
+    { "ptr_pe", c_ptr_pe, DURING },
+    { "team_ptr_pe", c_team_ptr_pe, DURING },
+    { "nonsymm_stack", c_nonsymm_stack, DURING },
+    { "past_heap", c_past_heap, DURING },
+    { "len_past_heap", c_len_past_heap, DURING },
+    { "nelems_overflow", c_nelems_overflow, DURING },
+    { "strided_span", c_strided_span, DURING },
+    { "amo_nonsymm", c_amo_nonsymm, DURING },
+    { "wait_nonsymm", c_wait_nonsymm, DURING },
+    { "lock_nonsymm", c_lock_nonsymm, DURING },
+    { "signal_overflow", c_signal_overflow, DURING },
+    { "bcast_nonsymm", c_bcast_nonsymm, DURING },
+    { "psync_short", c_psync_short, DURING },
+    { "alltoall_span", c_alltoall_span, DURING },
+    { "aset_past_job", c_aset_past_job, DURING },
+    { "aset_stride", c_aset_stride, DURING },
+    { "aset_outsider", c_aset_outsider, DURING },
+    { "psync_dirty", c_psync_dirty, DURING },
+    { "team_destroyed", c_team_destroyed, DURING },
+    { "team_destroyed_coll", c_team_destroyed_coll, DURING },
+    { "team_bogus", c_team_bogus, DURING },
+    { "translate_bad_pe", c_translate_bad_pe, DURING },
+    { "malloc_mismatch", c_malloc_mismatch, DURING },
+    { "free_not_heap", c_free_not_heap, DURING },
+    { "free_twice", c_free_twice, DURING },
+    { "free_inside", c_free_inside, DURING },
+    { "realloc_bad", c_realloc_bad, DURING },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -329,8 +437,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s <case>|ok\n", argv[0]);
         return 2;
     }
-    pe_test_init();
     write_pid();
+    for (size_t i = 0; i < NCASES; i++) {
+        if (cases[i].when == BEFORE && strcmp(argv[1], cases[i].name) == 0) {
+            cases[i].fn(1);
+            /* reaching here means the misuse was accepted */
+            printf("misuse '%s' was accepted\n", argv[1]);
+            return 1;
+        }
+    }
+    pe_test_init();
     if (strcmp(argv[1], "ok") == 0) {
         for (size_t i = 0; i < NCASES; i++) {
             pe_section(cases[i].name);
@@ -343,6 +459,10 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], cases[i].name) == 0) {
             pe_section(cases[i].name);
             cases[i].fn(1);
+            if (cases[i].when == AFTER) {
+                printf("misuse '%s' was accepted\n", argv[1]);
+                return 1;
+            }
             shmem_barrier_all();
             /* Reaching here means the misuse was accepted: the test
              * fails on this line (and on the success line). */

@@ -31,7 +31,7 @@ set(USH_DEBUGCHK_SH [=[
 . "$1"
 run --bind-to none -n 2 "$2" "$3"
 expect_status 1
-expect_grep "$err" "^ushmem: PE [0-9]+: $4"
+expect_grep "$err" "^ushmem: (PE [0-9]+: )?$4"
 expect_no_grep "$out" "all checks passed|was accepted"
 expect_clean
 echo "PASS [$test_name]"
@@ -79,7 +79,27 @@ ush_debugchk(free_not_heap   "shmem_free: ptr ${hex} is not in the symmetric hea
 ush_debugchk(free_twice      "shmem_free: ptr ${hex} is free heap space: it was already freed" 1 0)
 ush_debugchk(free_inside     "shmem_free: ptr ${hex} is 16 bytes inside a block" 1 0)
 ush_debugchk(realloc_bad     "shmem_realloc: ptr ${hex} is 8 bytes inside a block" 1 0)
+# Calls before shmem_init and after shmem_finalize say so (issue 18),
+# whichever check meets them first. (Before the first shmem_init a PE has
+# no number: the line starts "ushmem: <routine>:".)
+foreach(c before_put:shmem_long_put before_amo:shmem_long_atomic_inc
+          before_team:shmem_team_n_pes before_signal:shmem_long_put_signal)
+    string(REPLACE ":" ";" c "${c}")
+    list(GET c 0 name)
+    list(GET c 1 routine)
+    ush_debugchk(${name} "${routine}: called before shmem_init. call shmem_init first$" 1 0)
+endforeach()
+foreach(c after_put_heap:shmem_long_put after_g:shmem_long_g
+          after_amo:shmem_long_atomic_fetch_add after_team:shmem_team_my_pe
+          after_barrier:shmem_barrier_all)
+    string(REPLACE ":" ";" c "${c}")
+    list(GET c 0 name)
+    list(GET c 1 routine)
+    ush_debugchk(${name} "${routine}: called after shmem_finalize. OpenSHMEM routines may only be called between shmem_init and shmem_finalize$" 1 0)
+endforeach()
 # Costly checks: SHMEM_DEBUG=1 only.
 ush_debugchk(aset_outsider   "shmem_long_sum_to_all: PE 1 is not in the active set PE_start=0 logPE_stride=0 PE_size=1" 1)
 ush_debugchk(psync_dirty     "shmem_barrier: pSync\\[[0-9]+\\] is 42, not SHMEM_SYNC_VALUE" 1)
+ush_debugchk(ctx_destroyed   "shmem_ctx_long_put: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy. use a live context" 1)
+ush_debugchk(ctx_destroyed_quiet "shmem_ctx_quiet: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy" 1)
 ush_debugchk(malloc_mismatch "shmem_malloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)

@@ -389,3 +389,48 @@ Test(env, print_lists_every_variable)
     cr_assert_not_null(strstr(text, " 3M "), "size printed as the user writes it:\n%s", text);
     free(text);
 }
+
+/* --- misspelt names (issue 18) ---------------------------------------------- */
+
+static void typo(const char *name, const char *want)
+{
+    const char *got = ush_env_typo_of(name, strlen(name));
+    if (want == NULL) {
+        cr_assert_null(got, "SHMEM_%s taken for a typo of SHMEM_%s", name, got ? got : "");
+    } else {
+        cr_assert_not_null(got, "SHMEM_%s: no suggestion, expected SHMEM_%s", name, want);
+        cr_assert_str_eq(got, want, "SHMEM_%s", name);
+    }
+}
+
+Test(env, typos_are_recognised)
+{
+    typo("DEUBG", "DEBUG");                   /* a swap is one edit */
+    typo("DEBG", "DEBUG");
+    typo("INF", "INFO");
+    typo("INOF", "INFO");
+    typo("YEILD", "YIELD");
+    typo("VERSOIN", "VERSION");
+    typo("SYMETRIC_SIZE", "SYMMETRIC_SIZE");
+    typo("SYMMETRIC_SZIE", "SYMMETRIC_SIZE");
+    typo("SYMMETRICSIZE", "SYMMETRIC_SIZE");
+    typo("PROGRES_THRAED", "PROGRESS_THREAD");
+}
+
+Test(env, others_are_left_alone)
+{
+    typo("DEBUG", NULL);                      /* ours */
+    typo("SYMMETRIC_SIZE", NULL);
+    typo("OFI_PROVIDER", NULL);               /* another library's */
+    typo("LAUNCHER", NULL);                   /* oshrun's */
+    typo("DEBUG_FILE", NULL);
+    typo("IN", NULL);                         /* 2 edits in 2 letters: anything */
+    typo("FOO", NULL);
+    typo("BOUNCE_SIZE", NULL);
+}
+
+Test(env, typo_uses_only_len_bytes)
+{
+    cr_assert_str_eq(ush_env_typo_of("DEUBG=1", 5), "DEBUG");
+    cr_assert_null(ush_env_typo_of("DEBUG=1", 5));
+}
