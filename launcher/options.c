@@ -96,8 +96,9 @@ static void ush_run_usage(FILE *out)
 "  After a hand-off, oshrun becomes srun or mpirun (exec): their exit status\n"
 "  and signals are the job's; 127 if they cannot be found or run.\n"
 "\n"
-"Environment given to each PE: PMIx contact variables (PMIX_*), and\n"
-"SHMEM_LAUNCHER=oshrun (embedded launcher only).\n"
+"Environment given to each PE (embedded launcher only): PMIx contact\n"
+"variables (PMIX_*), SHMEM_LAUNCHER=oshrun, and UCX_POSIX_DIR=a private\n"
+"directory in /dev/shm, removed with the job (unless UCX_POSIX_DIR is set).\n"
 "Environment read: USHMEM_SRUN, USHMEM_MPIRUN (path or name of srun and\n"
 "mpirun), SLURM_JOB_ID (inside an allocation).\n",
             USH_RUN_KILL_GRACE_S);

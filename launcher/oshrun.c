@@ -157,6 +157,7 @@ int main(int argc, char **argv)
         code = USH_RUN_EXIT_FAILURE;
         goto out_signals;
     }
+    ush_run_shmdir_create(&job.shmdir);
     /* before the PMIx server's threads exist: the reaper is a plain fork */
     st = ush_run_reaper_start(&job);
     if (st != USH_RUN_OK) {
@@ -184,6 +185,7 @@ int main(int argc, char **argv)
         /* see ush_run_server_can_finalize; _exit, not exit: libpmix's
          * threads are still running and must not meet exit-time cleanup */
         ush_run_tmpdir_remove(job.tmpdir);
+        ush_run_tmpdir_remove(job.shmdir);
         ush_run_reaper_done(&job);
         _exit(code);
     }
@@ -192,8 +194,10 @@ out_server:
     ush_run_server_finalize(&job);
 out_tmpdir:
     ush_run_tmpdir_remove(job.tmpdir);
+    ush_run_tmpdir_remove(job.shmdir);
     ush_run_reaper_done(&job);
     free(job.tmpdir);
+    free(job.shmdir);
 out_signals:
     close(job.sigfd);
 out_pes:

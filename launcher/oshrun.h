@@ -126,6 +126,7 @@ typedef struct {
     char            nspace[256];
     char            hostname[256];
     char           *tmpdir;     /* private; removed at exit */
+    char           *shmdir;     /* UCX_POSIX_DIR of the PEs, or NULL; removed at exit */
     int             exit_code;  /* -1 until the first decisive event */
     int             ending;     /* PEs have been told to stop */
     double          kill_at;    /* when stragglers get SIGKILL; 0 = not set */
@@ -167,14 +168,15 @@ char           **ush_run_env_dup(char *const *env);
 ush_run_status_t ush_run_env_set(char ***env, const char *name, const char *value);
 void             ush_run_env_free(char **env);
 
-/* tmpdir.c */
+/* tmpdir.c: the PMIx directory, and the UCX one (NULL when not made) */
 ush_run_status_t ush_run_tmpdir_create(char **path_out);
+void             ush_run_shmdir_create(char **path_out);
 void             ush_run_tmpdir_remove(const char *path);
 
-/* reaper.c: a child that removes the tmpdir and ends the PEs when oshrun
+/* reaper.c: a child that removes the directories and ends the PEs when oshrun
  * dies without doing so (SIGKILL); it leads the PEs' process group (sets
- * job->pgid). Start it after the tmpdir, before the PMIx server's threads;
- * call _done once the tmpdir is removed, on every way out. */
+ * job->pgid). Start it after the directories, before the PMIx server's
+ * threads; call _done once they are removed, on every way out. */
 ush_run_status_t ush_run_reaper_start(ush_run_job_t *job);
 void             ush_run_reaper_done(ush_run_job_t *job);
 

@@ -450,13 +450,18 @@ ush_run_status_t ush_run_server_setup_fork(ush_run_job_t *job, int rank, char **
     return USH_RUN_OK;
 }
 
-/* Whether libpmix can be shut down safely: every PE that connected also
- * finalized. libpmix 4.2's teardown is not safe after clients vanished
- * mid-operation (e.g. killed while in a fence): PMIx_server_finalize then
- * crashes or hangs now and then. Such a job ends without it; our private
- * tmpdir holds everything libpmix created, and exiting closes the rest. */
+/* Whether libpmix can be shut down safely: the job was not ended by us
+ * and every PE that connected also finalized. libpmix 4.2's teardown is
+ * not safe after clients vanished mid-operation (e.g. killed while in a
+ * fence, or while still connecting, which `connected` cannot see yet):
+ * PMIx_server_finalize then crashes or hangs now and then. Such a job ends
+ * without it; our private tmpdir holds everything libpmix created, and
+ * exiting closes the rest. */
 int ush_run_server_can_finalize(const ush_run_job_t *job)
 {
+    if (job->ending) {
+        return 0;
+    }
     for (int r = 0; r < job->nspawned; r++) {
         if (job->pes[r].connected && !job->pes[r].finalized) {
             return 0;

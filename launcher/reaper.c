@@ -33,7 +33,8 @@
 
 /* In the child: single-threaded (forked before PMIx), so ordinary calls
  * are safe; it never returns. */
-static void __attribute__((noreturn)) ush_run_reaper_main(int fd, const char *tmpdir)
+static void __attribute__((noreturn)) ush_run_reaper_main(int fd, const char *tmpdir,
+                                                          const char *shmdir)
 {
     struct sigaction ign = { .sa_handler = SIG_IGN };
     sigset_t         none;
@@ -67,6 +68,7 @@ static void __attribute__((noreturn)) ush_run_reaper_main(int fd, const char *tm
         _exit(0);
     }
     ush_run_tmpdir_remove(tmpdir);
+    ush_run_tmpdir_remove(shmdir);
     kill(0, SIGKILL);   /* the PEs' group, this process included */
     _exit(USH_RUN_EXIT_FAILURE);
 }
@@ -91,7 +93,7 @@ ush_run_status_t ush_run_reaper_start(ush_run_job_t *job)
         /* its own group, which the PEs join; same session, so they can */
         setpgid(0, 0);
         close(p[1]);
-        ush_run_reaper_main(p[0], job->tmpdir);
+        ush_run_reaper_main(p[0], job->tmpdir, job->shmdir);
     }
     setpgid(pid, pid);   /* from this side too: the group exists before PE 0 joins */
     close(p[0]);

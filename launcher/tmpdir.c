@@ -1,7 +1,12 @@
 /*
- * The private directory PMIx keeps its rendezvous and data-store files in.
- * Pointing both PMIx tmpdirs here (instead of the shared /tmp) means one
- * recursive removal at exit leaves nothing behind, whatever PMIx created.
+ * The private directories of a job: the one PMIx keeps its rendezvous and
+ * data-store files in, and the one in /dev/shm where UCX creates its
+ * shared-memory files. Pointing PMIx's tmpdirs and UCX_POSIX_DIR there
+ * (instead of the shared /tmp and /dev/shm) means one recursive removal
+ * at exit leaves nothing behind, whatever they created: UCX unlinks each
+ * file a few milliseconds after creating it, but a PE killed in between
+ * (the job failing while others are still in shmem_init) would leave it
+ * in /dev/shm for good, taking RAM.
  */
 #include "oshrun.h"
 
@@ -34,6 +39,25 @@ ush_run_status_t ush_run_tmpdir_create(char **path_out)
         return USH_RUN_ERR_NOMEM;
     }
     return USH_RUN_OK;
+}
+
+/* The UCX directory: none where /dev/shm is not ours to use, or where
+ * the user chose UCX_POSIX_DIR; UCX then uses /dev/shm as usual. */
+void ush_run_shmdir_create(char **path_out)
+{
+    const char *user = getenv("UCX_POSIX_DIR");
+    char        templ[] = "/dev/shm/oshrun.XXXXXX";
+
+    *path_out = NULL;
+    if ((user != NULL && *user != '\0') || access("/dev/shm", W_OK | X_OK) != 0) {
+        return;
+    }
+    if (mkdtemp(templ) != NULL) {
+        *path_out = strdup(templ);
+        if (*path_out == NULL) {
+            rmdir(templ);
+        }
+    }
 }
 
 static int ush_run_tmpdir_rm_one(const char *path, const struct stat *sb, int flag,

@@ -36,6 +36,9 @@
  *          each, and prints "PE r: 3N NULLs" when each returned NULL
  *   shmem_behave sleep                    every PE sleeps up to 60 s in
  *          the program, not the library, then finalizes
+ *   shmem_behave die-in-init RANK US      PE RANK (its PMIX_RANK) dies of
+ *          SIGABRT US microseconds after it starts, before shmem_init,
+ *          while the others are on their way through shmem_init
  *
  * LAUNCH_TEST_PIDDIR=dir: each PE writes dir/pe.RANK.pid, and dir/ready.RANK.pid
  * just before it blocks.
@@ -156,11 +159,23 @@ int main(int argc, char **argv)
         printf("%lld\n", mono_ns());
         return 0;
     }
+    if (strcmp(mode, "die-in-init") == 0 && argc > 3) {
+        const char *rank = getenv("PMIX_RANK");
+        if (rank != NULL && atoi(rank) == atoi(argv[2])) {
+            usleep((useconds_t)atol(argv[3]));
+            abort();
+        }
+    }
     shmem_init();
     me = shmem_my_pe();
     int npes = shmem_n_pes();
     write_pid("pe");
 
+    if (strcmp(mode, "die-in-init") == 0) {
+        shmem_barrier_all();   /* never completes: one PE died */
+        fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
+        return 90;
+    }
     if (strcmp(mode, "hello") == 0) {
         printf("hello from PE %d of %d\n", me, npes);
         shmem_finalize();
