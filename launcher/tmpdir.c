@@ -42,13 +42,16 @@ ush_run_status_t ush_run_tmpdir_create(char **path_out)
 }
 
 /* The UCX directory: none where /dev/shm is not ours to use, or where
- * the user chose UCX_POSIX_DIR; UCX then uses /dev/shm as usual. */
+ * the user chose UCX_POSIX_DIR; UCX then uses /dev/shm as usual. Its name
+ * carries oshrun's pid, so a directory whose oshrun is gone is known for
+ * a leftover. */
 void ush_run_shmdir_create(char **path_out)
 {
     const char *user = getenv("UCX_POSIX_DIR");
-    char        templ[] = "/dev/shm/oshrun.XXXXXX";
+    char        templ[64];
 
     *path_out = NULL;
+    snprintf(templ, sizeof(templ), "/dev/shm/oshrun.%ld.XXXXXX", (long)getpid());
     if ((user != NULL && *user != '\0') || access("/dev/shm", W_OK | X_OK) != 0) {
         return;
     }

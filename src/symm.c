@@ -163,8 +163,8 @@ void ush_symm_check_limits(void)
                       "node, plus the library's own %zu and %zu of alignment, needs %" PRIu64
                       " bytes in %s (above the System V limits kernel.shmmax=%" PRIu64
                       ", kernel.shmall=%" PRIu64 " pages), which has %" PRIu64 " free; lower "
-                      "SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 ", free or enlarge %s (mount "
-                      "-o remount,size=...), or raise kernel.shmmax",
+                      "SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 ", free or enlarge the file "
+                      "system of %s (mount -o remount,size=...), or raise kernel.shmmax",
                       ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, slack, map_need, dir,
                       shmmax, shmall, avail,
                       ush_symm_fits(avail, npe, USH_SYMM_LIB_BYTES + slack), dir);

@@ -23,20 +23,12 @@ prog=$1
 bound=${USH_FAULT_BOUND_MS:-1000}
 tag=ush-fault-$$-$(date +%s%N)
 
-ipc_snapshot() {
-    ipcs -m -p 2>/dev/null | awk '$1 ~ /^[0-9]+$/ {print $1, $3}' | sort
-}
-
 # run_fault NP ARGS...: like lib.sh's run, with the tag in the job's
 # environment (not in ours) and the end time on the PEs' clock.
 run_fault() {
     _np=$1
     shift
-    rm -rf "$piddir" "$runtmp"
-    mkdir -p "$piddir" "$runtmp"
-    shm_snapshot >"$scratch/shm.before"
-    ipc_snapshot >"$scratch/ipc.before"
-    touch "$scratch/run.start"
+    run_begin
     TMPDIR=$runtmp LAUNCH_TEST_PIDDIR=$piddir USH_FAULT_TAG=$tag \
         timeout -k 5 60 "$OSHRUN" -n "$_np" "$@" >"$out" 2>"$err"
     status=$?
@@ -72,21 +64,7 @@ expect_nothing_left() {
         sleep 0.05
     done
     expect_clean
-    # UCX names its files at random: those created while the job ran
-    # (other jobs on the machine may create their own meanwhile)
-    _new=$(comm -13 "$scratch/shm.before" "$scratch/shm.after" | grep -E '^ucx' |
-           while read -r _f; do
-               [ "/dev/shm/$_f" -nt "$scratch/run.start" ] &&
-                   [ ! "/dev/shm/$_f" -nt "$scratch/run.end" ] && echo "$_f"
-           done)
-    [ -z "$_new" ] || fail "new UCX /dev/shm entries left behind: $_new"
-    _pids=" $(cat "$piddir"/*.pid 2>/dev/null | tr '\n' ' ') "
-    ipc_snapshot >"$scratch/ipc.after"
-    comm -13 "$scratch/ipc.before" "$scratch/ipc.after" | while read -r _id _cpid; do
-        case $_pids in *" $_cpid "*) echo "$_id" ;; esac
-    done >"$scratch/ipc.left"
-    [ -s "$scratch/ipc.left" ] && fail "SysV segments of the job left: $(tr '\n' ' ' <"$scratch/ipc.left")"
-    return 0
+    expect_no_ucx_left
 }
 
 # exactly one line on stderr names the PE and the reason

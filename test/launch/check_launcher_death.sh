@@ -42,12 +42,7 @@ kill_launcher_and_wait() {
     kill -9 "$oshrun_pid"
     wait "$oshrun_pid" 2>/dev/null
     while :; do
-        _left=
-        for _f in "$piddir"/*.pid; do
-            [ -f "$_f" ] || continue
-            _p=$(cat "$_f")
-            [ -n "$_p" ] && alive "$_p" && _left="$_left $(basename "$_f" .pid)=$_p"
-        done
+        _left=$(pids_alive)
         _ms=$(( $(now_ms) - _t0 ))
         [ -z "$_left" ] && _left=$(tagged_alive)
         [ -z "$_left" ] && break

@@ -80,10 +80,10 @@ if [ "${LIMITS_IN_NAMESPACE:-}" = 1 ]; then
     sysctl -qw kernel.shmmax=33554432 || fail "cannot set kernel.shmmax in the IPC namespace"
     unset UCX_POSIX_DIR
     ucx_dir=/dev/shm
-    refused 100M 2 "plus the library's own 8388608 and 4194304 of alignment, needs 234881024 bytes in /dev/shm .*which has [0-9]+ free"
-    expect_grep "$err" "at most 20971520, free or enlarge /dev/shm"
+    refused 100M 2 "plus the library's own 8388608 and 4194304 of alignment, needs 234881024 bytes in /dev/shm[/a-zA-Z0-9.]* .*which has [0-9]+ free"
+    expect_grep "$err" "at most 20971520, free or enlarge the file system of /dev/shm"
     refused 24M 2 "needs 71303168 bytes in /dev/shm"
-    expect_grep "$err" "at most 23068672, free or enlarge /dev/shm"
+    expect_grep "$err" "at most 23068672, free or enlarge the file system of /dev/shm"
     accepted 22M 2
     accepted 16M 2
     echo "PASS [$test_name] /dev/shm part"

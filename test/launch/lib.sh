@@ -9,6 +9,8 @@
 #   expect_no_grep FILE RE
 #   expect_clean         no PE (or descendant) alive, TMPDIR left empty, no
 #                        new /dev/shm entry of ours
+#   expect_no_ucx_left   after expect_clean: no UCX /dev/shm file made
+#                        during the last run, no SysV segment of its PEs
 #
 # Every PE writes its pid to $piddir (pe_behave and the shmem test programs
 # do it when LAUNCH_TEST_PIDDIR is set), which is how leftovers are found.
@@ -60,13 +62,25 @@ shm_snapshot() {
     ls -A /dev/shm 2>/dev/null | sort
 }
 
-run() {
+ipc_snapshot() {
+    ipcs -m -p 2>/dev/null | awk '$1 ~ /^[0-9]+$/ {print $1, $3}' | sort
+}
+
+# Before a run: what /dev/shm and the SysV segments hold, and its start.
+run_begin() {
     rm -rf "$piddir" "$runtmp"
     mkdir -p "$piddir" "$runtmp"
     shm_snapshot >"$scratch/shm.before"
+    ipc_snapshot >"$scratch/ipc.before"
+    touch "$scratch/run.start"
+}
+
+run() {
+    run_begin
     t0=$(now_ms)
     TMPDIR=$runtmp LAUNCH_TEST_PIDDIR=$piddir timeout -k 5 60 "$OSHRUN" "$@" >"$out" 2>"$err"
     status=$?
+    touch "$scratch/run.end"
     elapsed_ms=$(( $(now_ms) - t0 ))
     [ "$elapsed_ms" -lt 59000 ] || fail "oshrun $* did not finish within 60 s"
     return 0
@@ -75,9 +89,7 @@ run() {
 # Like run, but in the background; $oshrun_pid is oshrun's pid. Finish
 # with wait_run.
 run_bg() {
-    rm -rf "$piddir" "$runtmp"
-    mkdir -p "$piddir" "$runtmp"
-    shm_snapshot >"$scratch/shm.before"
+    run_begin
     t0=$(now_ms)
     TMPDIR=$runtmp LAUNCH_TEST_PIDDIR=$piddir "$OSHRUN" "$@" >"$out" 2>"$err" &
     oshrun_pid=$!
@@ -86,6 +98,7 @@ run_bg() {
 wait_run() {
     wait "$oshrun_pid"
     status=$?
+    touch "$scratch/run.end"
     elapsed_ms=$(( $(now_ms) - t0 ))
 }
 
@@ -129,16 +142,21 @@ alive() {
     [ -n "$_state" ] && [ "$_state" != Z ]
 }
 
+# The PEs of $piddir still alive, as " name=pid ..." (empty when none).
+pids_alive() {
+    for _f in "$piddir"/*.pid; do
+        [ -f "$_f" ] || continue
+        _p=$(cat "$_f")
+        [ -n "$_p" ] && alive "$_p" && printf ' %s=%s' "$(basename "$_f" .pid)" "$_p"
+    done
+    return 0
+}
+
 expect_clean() {
     # processes: give the kernel a moment to finish delivering SIGKILL
     _tries=0
     while :; do
-        _left=
-        for _f in "$piddir"/*.pid; do
-            [ -f "$_f" ] || continue
-            _p=$(cat "$_f")
-            [ -n "$_p" ] && alive "$_p" && _left="$_left $(basename "$_f" .pid)=$_p"
-        done
+        _left=$(pids_alive)
         [ -z "$_left" ] && break
         _tries=$((_tries + 1))
         [ "$_tries" -gt 20 ] && fail "processes left behind after oshrun exited:$_left"
@@ -149,10 +167,42 @@ expect_clean() {
         fail "files left in TMPDIR: $(ls -A "$runtmp" | tr '\n' ' ')"
     fi
     # /dev/shm: nothing new from oshrun, PMIx or ushmem (other users of the
-    # machine may create and remove their own entries meanwhile)
-    shm_snapshot >"$scratch/shm.after"
+    # machine may create and remove their own entries meanwhile: the
+    # oshrun.PID.* UCX directory of a concurrent job's oshrun still alive,
+    # or just killed and its reaper removing it, is not a leftover)
     _pids=$(cat "$piddir"/*.pid 2>/dev/null | tr '\n' '|')
-    _new=$(comm -13 "$scratch/shm.before" "$scratch/shm.after" |
-           grep -E "pmix|oshrun|ushmem|ush[._-]${_pids:+|${_pids%|}}" || true)
-    [ -z "$_new" ] || fail "new /dev/shm entries left behind: $_new"
+    _tries=0
+    while :; do
+        shm_snapshot >"$scratch/shm.after"
+        _new=$(comm -13 "$scratch/shm.before" "$scratch/shm.after" |
+               grep -E "pmix|oshrun|ushmem|ush[._-]${_pids:+|${_pids%|}}" |
+               while read -r _e; do
+                   _o=$(echo "$_e" | sed -n 's/^oshrun\.\([0-9]*\)\..*/\1/p')
+                   [ -n "$_o" ] && alive "$_o" || echo "$_e"
+               done)
+        [ -z "$_new" ] && break
+        _tries=$((_tries + 1))
+        [ "$_tries" -gt 20 ] && fail "new /dev/shm entries left behind: $_new"
+        sleep 0.05
+    done
+}
+
+# UCX names its files at random: those created while the last run ran
+# (other jobs on the machine may create their own meanwhile), then the
+# System V segments its PEs created.
+expect_no_ucx_left() {
+    _new=$(comm -13 "$scratch/shm.before" "$scratch/shm.after" | grep -E '^ucx' |
+           while read -r _f; do
+               [ "/dev/shm/$_f" -nt "$scratch/run.start" ] &&
+                   [ ! "/dev/shm/$_f" -nt "$scratch/run.end" ] && echo "$_f"
+           done)
+    [ -z "$_new" ] || fail "${1:+$1: }UCX /dev/shm entries left behind: $_new"
+    _pids=" $(cat "$piddir"/*.pid 2>/dev/null | tr '\n' ' ') "
+    ipc_snapshot >"$scratch/ipc.after"
+    comm -13 "$scratch/ipc.before" "$scratch/ipc.after" | while read -r _id _cpid; do
+        case $_pids in *" $_cpid "*) echo "$_id" ;; esac
+    done >"$scratch/ipc.left"
+    [ -s "$scratch/ipc.left" ] &&
+        fail "${1:+$1: }System V segments left: $(tr '\n' ' ' <"$scratch/ipc.left")"
+    return 0
 }
