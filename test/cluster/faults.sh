@@ -49,7 +49,8 @@ esac
 
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
-shm_ours() { ls -A /dev/shm 2>/dev/null | grep -E 'pmix|ucx|ushmem|ush[._-]|oshrun' | sort; }
+# (no oshrun runs these jobs: an oshrun.PID.* directory is another job's)
+shm_ours() { ls -A /dev/shm 2>/dev/null | grep -E 'pmix|ucx|ushmem|ush[._-]' | sort; }
 
 tagged() {
     local e p
