@@ -29,7 +29,14 @@
  * In a fatal-signal handler PMIx_Abort is not safe (it takes locks and
  * waits for the PMIx progress thread), so a helper thread made at
  * shmem_init calls it: the handler hands it the request through a pipe
- * and waits for its answer at most USH_TP_ABORT_WAIT_MS. */
+ * and waits for its answer at most USH_TP_ABORT_WAIT_MS.
+ *
+ * The same thread watches the PE's parent when that is a launcher's daemon
+ * (mpirun's or orted's, slurmstepd): when it dies the PE ends at once.
+ * The PMIx event for the lost server connection comes too, but PMIx 4.2
+ * raises it a second after it sees the connection close. Only known
+ * daemons count: a PE under a wrapper that exits (a script that starts
+ * the program in the background) is not orphaned by that. */
 
 #define USH_TP_ABORT_WAIT_MS 500
 
@@ -42,18 +49,63 @@ static struct {
     pthread_t helper;
     int       status;        /* of the request, written before req */
     char      msg[256];
-} ush_tp_ab = { .req = { -1, -1 }, .ans = { -1, -1 } };
+    int       parent_fd;     /* pidfd of the launcher's daemon, or -1 */
+    char      parent[32];    /* its name */
+} ush_tp_ab = { .req = { -1, -1 }, .ans = { -1, -1 }, .parent_fd = -1 };
+
+/* The daemons that start PEs and whose death ends the job. */
+static const char *const ush_tp_launcher_daemons[] = {
+    "mpirun", "mpiexec", "orterun", "orted", "prterun", "prted", "slurmstepd",
+};
+
+/* A pidfd of this process's parent if it is a launcher's daemon. */
+static int ush_tp_abort_parent_open(char *name, size_t len)
+{
+    char  path[64], comm[32] = "";
+    pid_t ppid = getppid();
+    FILE *f;
+    int   fd;
+
+    snprintf(path, sizeof(path), "/proc/%ld/comm", (long)ppid);
+    if ((f = fopen(path, "r")) == NULL) return -1;
+    if (fgets(comm, sizeof(comm), f) == NULL) comm[0] = '\0';
+    fclose(f);
+    comm[strcspn(comm, "\n")] = '\0';
+    for (size_t i = 0; i < sizeof(ush_tp_launcher_daemons) / sizeof(char *); i++) {
+        if (strcmp(comm, ush_tp_launcher_daemons[i]) != 0) continue;
+        fd = (int)syscall(SYS_pidfd_open, ppid, 0);
+        /* the parent must still be ours once the pidfd holds it */
+        if (fd >= 0 && getppid() != ppid) {
+            close(fd);
+            fd = -1;
+        }
+        snprintf(name, len, "%s, pid %ld", comm, (long)ppid);
+        return fd;
+    }
+    return -1;
+}
 
 static void *ush_tp_abort_helper(void *arg)
 {
     sigset_t all;
     char     c = 0;
 
+    struct pollfd pfd[2] = { { .fd = ush_tp_ab.req[0], .events = POLLIN },
+                             { .fd = ush_tp_ab.parent_fd, .events = POLLIN } };
+
     (void)arg;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* faults are the program's threads' */
-    while (read(ush_tp_ab.req[0], &c, 1) < 0) {
-        /* EINTR cannot happen with every signal blocked; retry anyway */
+    for (;;) {
+        /* a negative fd is ignored by poll: no daemon to watch */
+        if (poll(pfd, 2, -1) < 0) continue;
+        if (pfd[1].revents) {
+            char why[64];
+            snprintf(why, sizeof(why), "%s, exited", ush_tp_ab.parent);
+            ush_tp_abort_launcher_lost(why);
+        }
+        if (pfd[0].revents && read(ush_tp_ab.req[0], &c, 1) != 0) break;
+        if (pfd[0].revents) return NULL; /* EOF: ush_tp_abort_release */
     }
     if (c == 'a') {
         PMIx_Abort(ush_tp_ab.status, ush_tp_ab.msg, NULL, 0);
@@ -88,6 +140,7 @@ void ush_tp_abort_prepare(void)
             ush_tp_ab.pidfds[ush_tp_ab.npeers++] = (int)syscall(SYS_pidfd_open, pid, 0);
         }
     }
+    ush_tp_ab.parent_fd = ush_tp_abort_parent_open(ush_tp_ab.parent, sizeof(ush_tp_ab.parent));
     if (pipe2(ush_tp_ab.req, O_CLOEXEC) != 0) goto fail;
     if (pipe2(ush_tp_ab.ans, O_CLOEXEC) != 0) goto fail;
     if (pthread_create(&ush_tp_ab.helper, NULL, ush_tp_abort_helper, NULL) != 0) goto fail;
@@ -118,6 +171,8 @@ void ush_tp_abort_release(void)
     free(ush_tp_ab.pidfds);
     ush_tp_ab.pidfds = NULL;
     ush_tp_ab.npeers = 0;
+    if (ush_tp_ab.parent_fd >= 0) close(ush_tp_ab.parent_fd);
+    ush_tp_ab.parent_fd = -1;
 }
 
 void ush_tp_abort(int status, const char *msg)
@@ -168,7 +223,7 @@ void ush_tp_abort_launcher_lost(const char *why)
     sigaddset(&pipe, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe, NULL);
     n = snprintf(line, sizeof(line),
-                 "ushmem: PE %d: lost its launcher (PMIx server connection: %s); exiting\n",
+                 "ushmem: PE %d: lost its launcher (%s); exiting\n",
                  ush_tp_job.rank, why);
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n :
                                                         sizeof(line) - 1) < 0) {

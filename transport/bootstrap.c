@@ -31,7 +31,9 @@ static void ush_tp_lost_server(size_t id, pmix_status_t status, const pmix_proc_
 {
     (void)id; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
     (void)cbfunc; (void)cbdata;
-    ush_tp_abort_launcher_lost(PMIx_Error_string(status));
+    char why[128];
+    snprintf(why, sizeof(why), "PMIx server connection: %s", PMIx_Error_string(status));
+    ush_tp_abort_launcher_lost(why);
 }
 
 /* Registered once, for as long as PMIx is up (see ush_tp_bootstrap_init):
