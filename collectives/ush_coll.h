@@ -152,6 +152,13 @@ void ush_coll_barrier_aset(const ush_coll_sync_t *s);
 /* bytes from member root's src into every other member's dest; the root's
  * dest is not touched (the team API copies it itself). */
 void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes, int root);
+/* The deprecated active-set broadcast with its pSync, argument checks and
+ * messages under the name of the routine the user called (src/
+ * coll_active_api.c): shmem_broadcast32/64, and the HPVM interface's
+ * shmem_broadcast (src/hpvm.c). */
+void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
+                    size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
+                    long *pSync);
 /* Member i's bytes land at dest + i * bytes on every member. */
 void ush_coll_fcollect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes);
 /* Like fcollect but bytes may differ per member: blocks are concatenated in

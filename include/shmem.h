@@ -10,6 +10,10 @@
 #ifndef USHMEM_SHMEM_H
 #define USHMEM_SHMEM_H
 
+#ifdef USHMEM_HPVM_H
+#error "<shmem.h> and <ushmem/hpvm.h> declare shmem_get, shmem_put and shmem_broadcast differently: include one of them in a translation unit (docs/hpvm.md)"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -122,9 +122,9 @@ USH_API(void, shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSy
     aset_done(&c);
 }
 
-static void aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
-                       size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
-                       long *pSync)
+void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
+                    size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
+                    long *pSync)
 {
     aset_call_t c;
     size_t      bytes;
@@ -190,8 +190,8 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                                       int PE_root, int PE_start, int logPE_stride,           \
                                       int PE_size, long *pSync)                              \
     {                                                                                        \
-        aset_bcast("shmem_broadcast" #B, dest, source, nelems, B / 8, PE_root, PE_start,   \
-                   logPE_stride, PE_size, pSync);                                            \
+        ush_aset_bcast("shmem_broadcast" #B, dest, source, nelems, B / 8, PE_root,          \
+                       PE_start, logPE_stride, PE_size, pSync);                              \
     }                                                                                        \
     USH_API(void, shmem_collect##B)(void *dest, const void *source, size_t nelems,           \
                                     int PE_start, int logPE_stride, int PE_size,             \

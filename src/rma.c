@@ -87,6 +87,24 @@ static inline void ush_contig(shmem_ctx_t ctx, int is_put, int blocking, void *d
     }
 }
 
+void ush_get_counted(void *dest, const void *src, size_t nbytes, int pe, int *counter)
+{
+    size_t off;
+    int    seg = ush_translate(src, nbytes, &off);
+    char  *map = ush_tp_mapped(pe, seg);
+    if (map == NULL && ush_g.progress_thread) {
+        ush_tp_get_counted(SHMEM_CTX_DEFAULT->tp, pe, seg, off, dest, nbytes, counter);
+        return;
+    }
+    /* a copy, or UCX with no thread to complete it later: done now */
+    if (map) {
+        memcpy(dest, map + off, nbytes);
+    } else {
+        ush_tp_get(SHMEM_CTX_DEFAULT->tp, pe, seg, off, dest, nbytes, 1);
+    }
+    __atomic_add_fetch(counter, 1, __ATOMIC_RELEASE);
+}
+
 void ush_put(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe)
 {
     ush_contig(ctx, 1, 1, dest, src, nbytes, pe);

@@ -21,6 +21,12 @@ void ush_put_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, in
 void ush_get(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
 void ush_get_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, int pe);
 
+/* A get on the default context that increments *counter (release) once
+ * dest holds the data: before it returns where the peer is mapped or no
+ * progress thread runs, else from the progress thread (the HPVM
+ * interface's shmem_cget, src/hpvm.c). nbytes > 0. */
+void ush_get_counted(void *dest, const void *src, size_t nbytes, int pe, int *counter);
+
 /* Strided RMA: nelems elements of elem_size bytes; strides in elements. */
 void ush_iput(shmem_ctx_t ctx, void *dest, const void *src, ptrdiff_t dst,
               ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);

@@ -84,6 +84,32 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     }
 }
 
+/* Runs in whichever thread progresses the worker: the data is in place. */
+static void ush_tp_get_counted_done(void *request, ucs_status_t status, void *counter)
+{
+    if (status != UCS_OK) ush_tp_fatal("ucp_get_nbx: %s", ucs_status_string(status));
+    ucp_request_free(request);
+    __atomic_add_fetch((int *)counter, 1, __ATOMIC_RELEASE);
+}
+
+void ush_tp_get_counted(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t len,
+                        int *counter)
+{
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+        .cb.send      = ush_tp_get_counted_done,
+        .user_data    = counter,
+    };
+    ucs_status_ptr_t req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
+                                       ush_tp_rkey(c, pe, seg), &prm);
+    ush_tp_count_issued(c);
+    if (req == NULL) { /* done already, and UCX calls no callback then */
+        __atomic_add_fetch(counter, 1, __ATOMIC_RELEASE);
+    } else if (UCS_PTR_IS_ERR(req)) {
+        ush_tp_fatal("ucp_get_nbx to PE %d: %s", pe, ucs_status_string(UCS_PTR_STATUS(req)));
+    }
+}
+
 static const ucp_atomic_op_t ush_tp_amo_ops[] = {
     [USH_TP_AMO_ADD] = UCP_ATOMIC_OP_ADD,   [USH_TP_AMO_AND] = UCP_ATOMIC_OP_AND,
     [USH_TP_AMO_OR] = UCP_ATOMIC_OP_OR,     [USH_TP_AMO_XOR] = UCP_ATOMIC_OP_XOR,

@@ -142,6 +142,11 @@ void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
                 size_t len, int blocking);
 void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst,
                 size_t len, int blocking);
+/* A get that returns at once and increments *counter (release) once dst
+ * holds the data, in whichever thread progresses c's worker (the progress
+ * thread, for the default context, when it runs). */
+void ush_tp_get_counted(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t len,
+                        int *counter);
 /* Fetching atomic; CSWAP: stores value where old == cond. Blocking. */
 uint64_t ush_tp_amo_fetch(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
                           size_t off, uint64_t value, uint64_t cond, size_t size);

@@ -90,6 +90,42 @@ for cxx in "${cxxs[@]}"; do
 done
 [ $zbad -eq 0 ] && pass "complex routines callable: C99/C11 with _Complex, C++11 with std::complex"
 
+# ---- 1c. the HPVM interface: alone it compiles; with shmem.h it does not --
+# <ushmem/hpvm.h> declares shmem_get, shmem_put and shmem_broadcast with
+# the seed page's arguments: a translation unit that also includes
+# <shmem.h> (or <mpp/shmem.h>), in either order, must stop with the
+# header's own message, not a pile of conflicting declarations.
+printf '#include <ushmem/hpvm.h>\nint main(void) { long x[1] = {0}; shmem_get(x, x, 1, 0); return (int)shmem_swap(x, 1, 0); }\n' >"$tmp/hpvm.c"
+cp "$tmp/hpvm.c" "$tmp/hpvm.cpp"
+for cc in "${ccs[@]}"; do
+    for std in c99 c11 gnu11; do
+        if out=$("$cc" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/hpvm.c" 2>&1); then
+            pass "ushmem/hpvm.h: $cc -std=$std"
+        else
+            fail "ushmem/hpvm.h: $cc -std=$std"; printf '%s\n' "$out" | head -5
+        fi
+    done
+done
+for cxx in "${cxxs[@]}"; do
+    if out=$("$cxx" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/hpvm.cpp" 2>&1); then
+        pass "ushmem/hpvm.h: $cxx -std=c++11"
+    else
+        fail "ushmem/hpvm.h: $cxx -std=c++11"; printf '%s\n' "$out" | head -5
+    fi
+done
+for pair in "ushmem/hpvm.h shmem.h" "shmem.h ushmem/hpvm.h" "mpp/shmem.h ushmem/hpvm.h" \
+            "ushmem/hpvm.h mpp/shmem.h"; do
+    set -- $pair
+    printf '#include <%s>\n#include <%s>\nint main(void) { return 0; }\n' "$1" "$2" >"$tmp/mix.c"
+    if out=$(gcc -std=c11 -I"$inc" -fsyntax-only "$tmp/mix.c" 2>&1); then
+        fail "<$1> then <$2> compiled: mixing must be an error"
+    elif printf '%s\n' "$out" | grep -q "include one of them in a translation unit"; then
+        pass "<$1> then <$2>: a clear error"
+    else
+        fail "<$1> then <$2>: an error, but not the headers' own"; printf '%s\n' "$out" | head -5
+    fi
+done
+
 # ---- 2. generic dispatch ----------------------------------------------------
 for cc in "${ccs[@]}"; do
     if ! "$cc" -std=c11 -O0 -fno-pic -Wall -Wextra -Werror -I"$inc" -S -o "$tmp/d.s" \
