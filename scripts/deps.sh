@@ -14,7 +14,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     exit 0
 fi
 for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -Eq "^(install|hold) ok installed" ||
         missing="$missing $p"
 done
 if [ -z "$missing" ]; then
