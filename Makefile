@@ -20,6 +20,9 @@ PKG_TEST  = libcriterion-dev g++ groff-base
 # The launcher and multi-node tests run the real mpirun and srun (Open MPI
 # and Slurm are PMIx servers), on network namespaces made with iproute2.
 PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
+# MPI + OpenSHMEM in one program (test/cluster/mpi_interop.c): Open MPI's
+# headers and mpicc.
+PKG_TEST += libopenmpi-dev
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
 PKG_FUZZ  = clang libclang-rt-14-dev
