@@ -34,7 +34,11 @@ if ! command -v apt-get >/dev/null 2>&1 || { [ "$(id -u)" -ne 0 ] && [ -z "$sudo
     exit 1
 fi
 echo "ushmem: installing missing Debian packages:$missing"
+# A list that fails to download (a mirror in the middle of a sync, often a
+# foreign architecture's) makes apt-get update fail although the lists
+# this install needs are there: the install then says what is missing.
+$sudo apt-get update -qq ||
+    echo "ushmem: apt-get update reported errors; installing with the lists it has" >&2
 # $missing unquoted: one word per package.
-$sudo apt-get update -qq &&
-    $sudo env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends $missing
+$sudo env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends $missing
