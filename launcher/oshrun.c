@@ -181,6 +181,7 @@ int main(int argc, char **argv)
      * the exit status); the loop still reaps them and drains their output. */
     ush_run_spawn_all(&job);
     code = ush_run_job_loop(&job);
+    ush_run_fold_report();
     if (!ush_run_server_can_finalize(&job)) {
         /* see ush_run_server_can_finalize; _exit, not exit: libpmix's
          * threads are still running and must not meet exit-time cleanup */

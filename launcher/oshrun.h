@@ -219,6 +219,13 @@ void   ush_run_relay_init(ush_run_relay_t *r, int fd, int out_fd, int file_fd, i
 void   ush_run_relay_read(ush_run_relay_t *r);
 void   ush_run_relay_close(ush_run_relay_t *r);
 
+/* fold.c: a shmem_init failure line ("ushmem: PE n: shmem_init: ...")
+ * that another PE printed already, word for word but for its number, is
+ * counted instead of shown (1: drop it); the report at the job's end says
+ * how many PEs printed each. */
+int  ush_run_fold_line(int rank, const char *line, size_t n);
+void ush_run_fold_report(void);
+
 /* job.c */
 ush_run_status_t ush_run_job_signals_block(ush_run_job_t *job);
 int              ush_run_job_loop(ush_run_job_t *job);

@@ -83,6 +83,9 @@ static void ush_run_relay_out_line(const ush_run_relay_t *r, const char *line, s
     char tag[32];
     int  tlen = r->tag ? snprintf(tag, sizeof(tag), "[PE %d] ", r->rank) : 0;
 
+    if (r->out_fd == 2 && ush_run_fold_line(r->rank, line, n)) {
+        return; /* another PE's start-up failure, said already (fold.c) */
+    }
     if (ush_run_relay_olen + (size_t)tlen + n + 1 > sizeof(ush_run_relay_out)) {
         ush_run_relay_out_flush(r->out_fd);
     }

@@ -44,6 +44,12 @@ refused() {
     expect_grep "$err" "shmem_init: SHMEM_SYMMETRIC_SIZE=[0-9]+ bytes for each of the $2 PEs"
     expect_grep "$err" "$3"
     expect_grep "$err" "lower SHMEM_SYMMETRIC_SIZE to at most [0-9]+"
+    # every PE fails alike: the message once, and how many PEs said it
+    [ "$(grep -c 'shmem_init: SHMEM_SYMMETRIC_SIZE' "$err")" -eq 1 ] ||
+        fail "the start-up failure shown $(grep -c 'shmem_init: SHMEM_SYMMETRIC_SIZE' "$err") times, not once"
+    _said=$(sed -n "s/^oshrun: \([0-9]*\) PEs printed PE [0-9]*'s line above.*/\1/p" "$err")
+    [ -z "$_said" ] || { [ "$_said" -ge 2 ] && [ "$_said" -le "$2" ]; } ||
+        fail "oshrun says $_said PEs printed the line, of $2"
     expect_clean
     expect_no_ucx_shm
 }
@@ -96,6 +102,7 @@ ucx_dir=$scratch/ucx-posix
 mkdir "$ucx_dir" || fail "cannot create $ucx_dir"
 export UCX_POSIX_DIR=$ucx_dir
 refused 1T 2 "more than its memory and swap \([0-9]+ bytes\)"
+refused 1T 8 "more than its memory and swap \([0-9]+ bytes\)"
 expect_faster 20000   # a hang or a slow death would be the bug; not a speed bound
 mem_kb=$(awk '/^MemTotal:|^SwapTotal:/ { s += $2 } END { print s }' /proc/meminfo)
 half=$(( mem_kb / 2 + 1024 * 1024 ))k
