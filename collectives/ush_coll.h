@@ -104,9 +104,9 @@ typedef struct {
 /* Channels of the active-set routines (aset_chan.c): the state of a call
  * lives in a block of library symmetric memory bound to its (pSync, set);
  * pSync itself serves only the first call's agreement on which block, in
- * its first USH_COLL_PSYNC_WORDS words (the SHMEM_*_SYNC_SIZE constants
- * must cover them). */
-#define USH_COLL_PSYNC_WORDS 3
+ * its first USH_COLL_PSYNC_WORDS longs (the SHMEM_*_SYNC_SIZE constants
+ * must cover them): 16 bytes, which Fortran's INTEGER pSync(4) holds too. */
+#define USH_COLL_PSYNC_WORDS 2
 void ush_coll_chan_init(void);
 /* The channel of (pSync, set): bound earlier, or agreed on now with the
  * other members (collective over set then). Pass it to ush_coll_chan_put

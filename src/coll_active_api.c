@@ -36,7 +36,7 @@ _Static_assert(SHMEM_BARRIER_SYNC_SIZE == SHMEM_SYNC_SIZE &&
                "the SHMEM_*_SYNC_SIZE constants must be equal and cover USH_COLL_PSYNC_WORDS");
 
 /* SHMEM_DEBUG=1: pSync must hold SHMEM_SYNC_VALUE on entry. On the set's
- * first member, words 0 and 1 may already hold a faster member's part of
+ * first member, its first 16 bytes may already hold a faster member's part of
  * this very call's agreement (aset_chan.c), and are not judged. */
 static void aset_check_psync(const char *routine, const long *pSync, int me)
 {
