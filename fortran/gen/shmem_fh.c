@@ -34,11 +34,14 @@ static void int_const(const char *name, long value)
 }
 
 /* Function result types: without them an undeclared function is REAL
- * (implicit typing) or an error (IMPLICIT NONE). */
-static void fn_type(const char *type, const char *name)
+ * (implicit typing) or an error (IMPLICIT NONE). EXTERNAL too, so that
+ * -Wall does not call the ones a program never uses unused variables. */
+static void fn_type(const char *type, const char *names)
 {
     char buf[128];
-    snprintf(buf, sizeof(buf), "      %s %s", type, name);
+    snprintf(buf, sizeof(buf), "      %s %s", type, names);
+    line(buf);
+    snprintf(buf, sizeof(buf), "      EXTERNAL %s", names);
     line(buf);
 }
 
@@ -52,7 +55,7 @@ int main(int argc, char **argv)
             "! shmem.fh: the OpenSHMEM 1.4 Fortran interface of ushmem.\n"
             "! INCLUDE 'shmem.fh' (or 'mpp/shmem.fh', the same file) in each\n"
             "! program unit that calls SHMEM routines; fixed or free form.\n"
-            "! It declares the result types of the SHMEM functions: do not\n"
+            "! It declares the SHMEM functions (type and EXTERNAL): do not\n"
             "! declare them again. Generated from <shmem.h>; do not edit.\n"
             "! Deprecated: OpenSHMEM 1.5 removed the Fortran bindings.\n");
 
