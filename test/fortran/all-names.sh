@@ -14,6 +14,9 @@
 #    profiling.
 set -u
 tsv=$1 oshfort=$2 oshrun=$3 lib=$4 work=$5
+# relative paths still mean the caller's directory after the cd below
+case $oshfort in */*) oshfort=$(cd "$(dirname "$oshfort")" && pwd)/$(basename "$oshfort") ;; esac
+case $oshrun in */*) oshrun=$(cd "$(dirname "$oshrun")" && pwd)/$(basename "$oshrun") ;; esac
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1
 fail=0
