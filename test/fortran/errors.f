@@ -16,5 +16,9 @@
      &     SHMEM_N_PES(), PS)
       IF (ARG .EQ. 'shpalloc') CALL SHPALLOC(ADDR, 0, ERR, 1)
       IF (ARG .EQ. 'unlock') CALL SHMEM_CLEAR_LOCK(LOCK)
+      IF (ARG .EQ. 'dirty') THEN
+         PS(4) = 42
+         CALL SHMEM_BARRIER(0, 0, SHMEM_N_PES(), PS)
+      END IF
       CALL SHMEM_FINALIZE()
       END
