@@ -8,12 +8,15 @@
  * The interfaces describe the external procedures the library exports
  * (NAME_, by reference, as gfortran calls them), with ISO_C_BINDING kinds;
  * buffers of any type are assumed-type, assumed-size: TYPE(*),
- * DIMENSION(*). Run at build time; argv[1] is the file to write.
+ * DIMENSION(*), with a scalar twin where programs pass scalars
+ * (generic_sub below). Run at build time; argv[1] is the file to write.
  */
+#define _GNU_SOURCE /* open_memstream, POSIX 2008 */
 #include "fortran/ush_fortran_types.h"
 
 #include <shmem.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static FILE *out;
@@ -56,14 +59,41 @@ static void fn(const char *type, const char *name, const char *args, const char 
             name, args, type, decls, name);
 }
 
+/* Routines whose buffers programs pass as arrays or as scalars (puts and
+ * gets, broadcasts, reductions) get a generic interface of two specifics:
+ * NAME with assumed-size arrays, as everywhere, and NAME_scalar with
+ * scalars, bound to the NAME__ alias of the same routine (a scalar cannot
+ * be passed to an assumed-size array through an explicit interface, and
+ * `x(1:1)` everywhere would be a poor substitute). Generics are written
+ * after the main interface block, into this buffer. */
+static char  *generics;
+static size_t generics_len;
+static FILE  *gen;
+
+static void generic_sub(const char *name, const char *args, const char *array_decls,
+                        const char *scalar_decls)
+{
+    fprintf(gen, "  interface %s\n", name);
+    fprintf(gen, "    subroutine %s(%s)\n      import\n%s    end subroutine %s\n", name, args,
+            array_decls, name);
+    fprintf(gen, "    subroutine %s_scalar(%s) &\n        bind(C, name=\"%s__\")\n      import\n%s"
+                 "    end subroutine %s_scalar\n",
+            name, args, name, scalar_decls, name);
+    fprintf(gen, "  end interface %s\n", name);
+}
+
 /* ---- the families ------------------------------------------------------ */
 
 static void rma(const char *name, const char *type)
 {
-    char n[64], d[512];
+    char n[64], d[512], ds[512];
     static const char *const forms[] = { "put", "get", "put_nbi", "get_nbi" };
     snprintf(d, sizeof(d),
              "      %s :: dest(*)\n      %s, intent(in) :: source(*)\n"
+             "      " FINT ", intent(in) :: nelems, pe\n",
+             type, type);
+    snprintf(ds, sizeof(ds),
+             "      %s :: dest\n      %s, intent(in) :: source\n"
              "      " FINT ", intent(in) :: nelems, pe\n",
              type, type);
     for (int i = 0; i < 4; i++) {
@@ -75,17 +105,18 @@ static void rma(const char *name, const char *type)
         } else {
             snprintf(n, sizeof(n), "shmem_%s_%s", name, forms[i]);
         }
-        sub(n, "dest, source, nelems, pe", d);
+        generic_sub(n, "dest, source, nelems, pe", d, ds);
     }
 }
 
 static void rma_strided(const char *name, const char *type)
 {
     char n[64], d[512];
+    const char *dim = strstr(type, "dimension") ? "" : "(*)";
     snprintf(d, sizeof(d),
-             "      %s :: dest(*)\n      %s, intent(in) :: source(*)\n"
+             "      %s :: dest%s\n      %s, intent(in) :: source%s\n"
              "      " FINT ", intent(in) :: dst, sst, nelems, pe\n",
-             type, type);
+             type, dim, type, dim);
     for (int put = 1; put >= 0; put--) {
         if (name[0] >= '0' && name[0] <= '9')
             snprintf(n, sizeof(n), "shmem_%s%s", put ? "iput" : "iget", name);
@@ -97,7 +128,7 @@ static void rma_strided(const char *name, const char *type)
 
 #define RMA_SIZED_(SUF, BITS, BARE)                                           \
     rma(#SUF, "type(*)");                                                     \
-    rma_strided(#SUF, "type(*)");
+    rma_strided(#SUF, "type(*), dimension(*)");
 #define RMA_TYPED_(name, NAME, BITS, BARE) rma(#name, ftype(#name));
 #define RMA_STRIDED_(name, NAME, BITS, BARE) rma_strided(#name, ftype(#name));
 
@@ -160,9 +191,11 @@ static void coll_sized(const char *suf, int alltoall_too)
 {
     char n[64];
     snprintf(n, sizeof(n), "shmem_broadcast%s", suf);
-    sub(n, "dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, pSync",
-        "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
-        "      " FINT ", intent(in) :: nelems, PE_root\n" SET_DECL);
+    generic_sub(n, "dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, pSync",
+                "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
+                "      " FINT ", intent(in) :: nelems, PE_root\n" SET_DECL,
+                "      type(*) :: dest\n      type(*), intent(in) :: source\n"
+                "      " FINT ", intent(in) :: nelems, PE_root\n" SET_DECL);
     static const char *const c[] = { "collect", "fcollect", "alltoall" };
     for (int i = 0; i < 2 + alltoall_too; i++) {
         snprintf(n, sizeof(n), "shmem_%s%s", c[i], suf);
@@ -182,14 +215,18 @@ static void coll_sized(const char *suf, int alltoall_too)
 
 static void to_all(const char *k, const char *op)
 {
-    char n[64], d[512];
+    char n[64], d[512], ds[512];
     const char *t = ftype(k);
     snprintf(n, sizeof(n), "shmem_%s_%s_to_all", k, op);
     snprintf(d, sizeof(d),
              "      %s :: dest(*)\n      %s, intent(in) :: source(*)\n"
              "      " FINT ", intent(in) :: nreduce\n" SET_DECL "      %s :: pWrk(*)\n",
              t, t, t);
-    sub(n, "dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync", d);
+    snprintf(ds, sizeof(ds),
+             "      %s :: dest\n      %s, intent(in) :: source\n"
+             "      " FINT ", intent(in) :: nreduce\n" SET_DECL "      %s :: pWrk(*)\n",
+             t, t, t);
+    generic_sub(n, "dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync", d, ds);
 }
 
 #define TO_ALL_BIT_(name, NAME, T, N)                                         \
@@ -210,7 +247,8 @@ static void iconst(const char *name, long v)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 || !(out = fopen(argv[1], "w"))) {
+    if (argc != 2 || !(out = fopen(argv[1], "w")) ||
+        !(gen = open_memstream(&generics, &generics_len))) {
         fprintf(stderr, "usage: shmem_mod OUTPUT\n");
         return 2;
     }
@@ -283,18 +321,14 @@ int main(int argc, char **argv)
         "      " FINT ", intent(in) :: length, abort\n      " FINT ", intent(out) :: status\n");
     /* RMA */
     USH_F_RMA_SIZES(RMA_SIZED_)
-    sub("shmem_putmem", "dest, source, nelems, pe",
-        "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
-        "      " FINT ", intent(in) :: nelems, pe\n");
-    sub("shmem_getmem", "dest, source, nelems, pe",
-        "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
-        "      " FINT ", intent(in) :: nelems, pe\n");
-    sub("shmem_putmem_nbi", "dest, source, nelems, pe",
-        "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
-        "      " FINT ", intent(in) :: nelems, pe\n");
-    sub("shmem_getmem_nbi", "dest, source, nelems, pe",
-        "      " ANY " :: dest\n      " ANY ", intent(in) :: source\n"
-        "      " FINT ", intent(in) :: nelems, pe\n");
+    static const char *const mem[] = { "shmem_putmem", "shmem_getmem", "shmem_putmem_nbi",
+                                       "shmem_getmem_nbi" };
+    for (int i = 0; i < 4; i++)
+        generic_sub(mem[i], "dest, source, nelems, pe",
+                    "      type(*) :: dest(*)\n      type(*), intent(in) :: source(*)\n"
+                    "      " FINT ", intent(in) :: nelems, pe\n",
+                    "      type(*) :: dest\n      type(*), intent(in) :: source\n"
+                    "      " FINT ", intent(in) :: nelems, pe\n");
     USH_F_RMA_TYPES(RMA_TYPED_)
     USH_F_RMA_STRIDED_TYPES(RMA_STRIDED_)
     /* ordering, atomics, locks, waits */
@@ -322,7 +356,10 @@ int main(int argc, char **argv)
     TO_ALL_MINMAX_(real16, REAL16, , )
     TO_ALL_ARITH_(real16, REAL16, , )
     USH_F_REDUCE_COMPLEX_TYPES(TO_ALL_ARITH_)
-    fprintf(out, "  end interface\nend module shmem\n");
+    fprintf(out, "  end interface\n\n");
+    fclose(gen);
+    fwrite(generics, 1, generics_len, out);
+    fprintf(out, "end module shmem\n");
     if (fclose(out) != 0) {
         fprintf(stderr, "shmem_mod: could not write %s\n", argv[1]);
         return 1;

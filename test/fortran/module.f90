@@ -1,8 +1,9 @@
 ! The shmem module (use shmem): explicit interfaces, ISO_C_BINDING kinds.
 ! A free-form program that moves data with the any-type routines
-! (TYPE(*), DIMENSION(*): arrays and array elements), the typed atomics
-! and reductions, a broadcast and a lock, and takes a SHPALLOC block
-! through C_F_POINTER instead of a Cray pointer.
+! (TYPE(*), DIMENSION(*): arrays and array elements, and scalars through
+! the scalar twins), the typed atomics and reductions, a broadcast and a
+! lock, and takes a SHPALLOC block through C_F_POINTER instead of a Cray
+! pointer.
 program modtest
   use shmem
   use, intrinsic :: iso_c_binding
@@ -16,6 +17,9 @@ program modtest
   integer(c_int), pointer :: blk(:)
   integer(c_int) :: me, np, next, prev, err, i, old
   character(len=SHMEM_MAX_NAME_LEN) :: name
+  real(c_double), save :: s1, s2
+  integer(c_int64_t), save :: sc
+  character(len=8), save :: str
 
   call shmem_init()
   me = shmem_my_pe()
@@ -56,6 +60,22 @@ program modtest
   call shmem_barrier_all()
   if (me == 0) call checki('counter under the lock', int(counter, 8), &
                            int(np * (np + 1) / 2 + np + 100 * np, 8))
+
+  ! scalars, as the SHMEM pages pass them
+  s1 = me
+  sc = -1
+  str = 'PE ?'
+  call shmem_barrier_all()
+  call shmem_real8_max_to_all(s2, s1, 1, 0, 0, np, wrk, rsync)
+  call checkr('scalar real8 max', s2, real(np - 1, 8))
+  call shmem_put8(sc, int(me, c_int64_t), 1, next)
+  call shmem_character_put(str(4:4), achar(iachar('a') + me), 1, next)
+  call shmem_barrier_all()
+  call checki('scalar put8', sc, int(prev, 8))
+  call checkl('character put of one character', str == 'PE ' // achar(iachar('a') + prev))
+  call shmem_barrier_all()
+  call shmem_broadcast64(sc, buf(1), 1, 0, 0, 0, np, psync)
+  if (me /= 0) call checki('broadcast64 of an array element', sc, 1_8)
 
   call shpalloc(addr, 16, err, 0)
   call checki('shpalloc', int(err, 8), 0_8)
