@@ -10,7 +10,7 @@
  *
  *   - The first call with a given (pSync, active set) on a PE agrees with
  *     the other members on a channel free on all of them (chan_agree(),
- *     through words 0-2 of pSync, which are SHMEM_SYNC_VALUE again when it
+ *     through the first 16 bytes of pSync, which are SHMEM_SYNC_VALUE again when it
  *     returns) and binds the pair to it for the rest of the job. Every
  *     member makes the same calls with the same pair, so every member binds
  *     the same channel, and later calls find it in a local table without
@@ -44,14 +44,21 @@
 #define USH_COLL_CHAN_RETRY  USH_COLL_CHAN_N /* an agreement's "try again" */
 #define USH_COLL_CHAN_BIT(c) (UINT64_C(1) << (c))
 
-/* Words of pSync the agreement uses (ush_coll.h: USH_COLL_PSYNC_WORDS).
- * COUNT and BUSY only on member 0, CHAN only on the others. */
+/* 32-bit words of pSync the agreement uses: 16 bytes with 4-byte
+ * alignment, so a Fortran `INTEGER pSync(SHMEM_*_SYNC_SIZE)` (default
+ * integers) holds them as well as C's long array (ush_coll.h:
+ * USH_COLL_PSYNC_WORDS counts longs). COUNT and the two halves of BUSY
+ * only on member 0, CHAN only on the others. */
 enum {
-    USH_PSYNC_COUNT = 0, /* members that have offered */
-    USH_PSYNC_BUSY  = 1, /* OR of the channels they cannot offer */
-    USH_PSYNC_CHAN  = 2, /* member 0's decision, plus one */
+    USH_PSYNC_COUNT   = 0, /* members that have offered */
+    USH_PSYNC_CHAN    = 1, /* member 0's decision, plus one */
+    USH_PSYNC_BUSY_LO = 2, /* OR of the channels they cannot offer: 0-31 */
+    USH_PSYNC_BUSY_HI = 3, /* and 32-63 */
+    USH_PSYNC_WORDS32
 };
-_Static_assert(USH_PSYNC_CHAN < USH_COLL_PSYNC_WORDS, "pSync words");
+_Static_assert(USH_PSYNC_WORDS32 * sizeof(uint32_t) <= USH_COLL_PSYNC_WORDS * sizeof(long) &&
+                   USH_PSYNC_WORDS32 * sizeof(uint32_t) <= 4 * sizeof(int32_t),
+               "pSync words: must fit four Fortran default integers");
 
 /* The local table: (pSync, set) -> bound channel. It holds at most
  * USH_COLL_CHAN_N - 1 entries and never shrinks but at init. */
@@ -139,7 +146,7 @@ static int chan_choose(uint64_t busy)
  * cannot find them dirty. Each member clears its own CHAN. */
 static int chan_agree(const ush_coll_set_t *set, long *pSync)
 {
-    uint64_t *w = (uint64_t *)pSync;
+    uint32_t *w = (uint32_t *)pSync;
     uint64_t  offer, busy;
     int       chan;
 
@@ -150,28 +157,33 @@ static int chan_agree(const ush_coll_set_t *set, long *pSync)
     busy = ~offer;
 
     if (set->me == 0) {
-        uint64_t n = (uint64_t)set->size - 1;
+        uint32_t n = (uint32_t)set->size - 1;
         if (n > 0) {
             USH_WAIT_UNTIL(__atomic_load_n(&w[USH_PSYNC_COUNT], __ATOMIC_ACQUIRE) >= n);
-            busy |= ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &w[USH_PSYNC_BUSY], 0, 0,
-                                  sizeof(uint64_t), ush_g.my_pe);
-            ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &w[USH_PSYNC_COUNT], (uint64_t)0 - n,
-                          0, sizeof(uint64_t), ush_g.my_pe);
+            busy |= ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &w[USH_PSYNC_BUSY_LO], 0, 0,
+                                  sizeof(uint32_t), ush_g.my_pe);
+            busy |= ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &w[USH_PSYNC_BUSY_HI], 0, 0,
+                                  sizeof(uint32_t), ush_g.my_pe)
+                    << 32;
+            ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &w[USH_PSYNC_COUNT], (uint32_t)0 - n,
+                          0, sizeof(uint32_t), ush_g.my_pe);
         }
         chan = chan_choose(busy);
         for (int m = 1; m < set->size; m++)
-            ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &w[USH_PSYNC_CHAN], (uint64_t)chan + 1,
-                         sizeof(uint64_t), ush_coll_pe(set, m));
+            ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &w[USH_PSYNC_CHAN], (uint32_t)chan + 1,
+                         sizeof(uint32_t), ush_coll_pe(set, m));
     } else {
         int leader = ush_coll_pe(set, 0);
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_OR, &w[USH_PSYNC_BUSY], busy, sizeof(uint64_t),
-                     leader);
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_OR, &w[USH_PSYNC_BUSY_LO], (uint32_t)busy,
+                     sizeof(uint32_t), leader);
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_OR, &w[USH_PSYNC_BUSY_HI], busy >> 32,
+                     sizeof(uint32_t), leader);
         ush_fence(SHMEM_CTX_DEFAULT);
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &w[USH_PSYNC_COUNT], 1, sizeof(uint64_t),
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &w[USH_PSYNC_COUNT], 1, sizeof(uint32_t),
                      leader);
         USH_WAIT_UNTIL(__atomic_load_n(&w[USH_PSYNC_CHAN], __ATOMIC_ACQUIRE) != 0);
         chan = (int)ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_SWAP, &w[USH_PSYNC_CHAN], 0, 0,
-                                  sizeof(uint64_t), ush_g.my_pe) - 1;
+                                  sizeof(uint32_t), ush_g.my_pe) - 1;
     }
 
     chan_lock();

@@ -104,9 +104,9 @@ typedef struct {
 /* Channels of the active-set routines (aset_chan.c): the state of a call
  * lives in a block of library symmetric memory bound to its (pSync, set);
  * pSync itself serves only the first call's agreement on which block, in
- * its first USH_COLL_PSYNC_WORDS words (the SHMEM_*_SYNC_SIZE constants
- * must cover them). */
-#define USH_COLL_PSYNC_WORDS 3
+ * its first USH_COLL_PSYNC_WORDS longs (the SHMEM_*_SYNC_SIZE constants
+ * must cover them): 16 bytes, which Fortran's INTEGER pSync(4) holds too. */
+#define USH_COLL_PSYNC_WORDS 2
 void ush_coll_chan_init(void);
 /* The channel of (pSync, set): bound earlier, or agreed on now with the
  * other members (collective over set then). Pass it to ush_coll_chan_put
@@ -187,5 +187,24 @@ USHMEM_REDUCE_BIT_TYPES(USH_COLL_DECL_BIT_)
 USHMEM_TO_ALL_BIT_TYPES(USH_COLL_DECL_BIT_)
 USHMEM_REDUCE_MINMAX_TYPES(USH_COLL_DECL_MINMAX_)
 USHMEM_REDUCE_ARITH_TYPES(USH_COLL_DECL_ARITH_)
+
+/* Fortran's REAL*16 (SHMEM_REAL16_*_TO_ALL): IEEE binary128, which is
+ * __float128 on x86-64 (its long double is the 80-bit format) and long
+ * double where that is binary128 (aarch64, s390x). Without either there
+ * are no REAL16 reductions. */
+#if defined(__SIZEOF_FLOAT128__) && !(__LDBL_MANT_DIG__ == 113)
+#define USH_HAVE_REAL16 1
+typedef __float128 ush_real16_t;
+#elif __LDBL_MANT_DIG__ == 113
+#define USH_HAVE_REAL16 1
+typedef long double ush_real16_t;
+#endif
+#ifdef USH_HAVE_REAL16
+#define USH_COLL_REAL16_TYPES(X) X(ush_real16_t, real16)
+#else
+#define USH_COLL_REAL16_TYPES(X)
+#endif
+USH_COLL_REAL16_TYPES(USH_COLL_DECL_MINMAX_)
+USH_COLL_REAL16_TYPES(USH_COLL_DECL_ARITH_)
 
 #endif

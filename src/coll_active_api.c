@@ -20,6 +20,7 @@
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "collectives/ush_coll.h"
+#include "ush_aset.h"
 #include "transport/ush_tp.h"
 
 #include <string.h>
@@ -35,14 +36,33 @@ _Static_assert(SHMEM_BARRIER_SYNC_SIZE == SHMEM_SYNC_SIZE &&
                SHMEM_SYNC_SIZE >= USH_COLL_PSYNC_WORDS,
                "the SHMEM_*_SYNC_SIZE constants must be equal and cover USH_COLL_PSYNC_WORDS");
 
+/* pSync's bytes: SHMEM_SYNC_SIZE longs from C, SHMEM_SYNC_SIZE default
+ * INTEGERs (4 bytes) from Fortran (fortran/coll_f.c), which holds the
+ * channel agreement's 16 bytes just as well. */
+static size_t aset_psync_bytes(void)
+{
+    return SHMEM_SYNC_SIZE * (ush_f_routine ? sizeof(int32_t) : sizeof(long));
+}
+
 /* SHMEM_DEBUG=1: pSync must hold SHMEM_SYNC_VALUE on entry. On the set's
- * first member, words 0 and 1 may already hold a faster member's part of
+ * first member, its first 16 bytes may already hold a faster member's part of
  * this very call's agreement (aset_chan.c), and are not judged. */
 static void aset_check_psync(const char *routine, const long *pSync, int me)
 {
-    for (size_t i = me == 0 ? 2 : 0; i < SHMEM_SYNC_SIZE; i++) {
-        long v = __atomic_load_n(&pSync[i], __ATOMIC_RELAXED);
+    size_t esize = aset_psync_bytes() / SHMEM_SYNC_SIZE; /* long, or a Fortran INTEGER */
+    for (size_t i = me == 0 ? USH_COLL_PSYNC_WORDS * sizeof(long) / esize : 0;
+         i < SHMEM_SYNC_SIZE; i++) {
+        long v = esize == sizeof(long)
+                     ? __atomic_load_n(&pSync[i], __ATOMIC_RELAXED)
+                     : __atomic_load_n(&((const int32_t *)pSync)[i], __ATOMIC_RELAXED);
         if (v != SHMEM_SYNC_VALUE) {
+            if (esize != sizeof(long)) {
+                ush_fatal(routine,
+                          "pSync(%zu) is %ld, not SHMEM_SYNC_VALUE: set every element to "
+                          "SHMEM_SYNC_VALUE before the first use, and synchronise the active "
+                          "set before reusing a pSync (or alternate two of them)",
+                          i + 1, v);
+            }
             ush_fatal(routine,
                       "pSync[%zu] is %ld, not SHMEM_SYNC_VALUE: set every element to "
                       "SHMEM_SYNC_VALUE before the first use, and synchronise the active "
@@ -82,7 +102,7 @@ static int aset_begin(const char *routine, int PE_start, int logPE_stride, int P
                   "returns at once and does nothing)",
                   ush_g.my_pe, PE_start, logPE_stride, PE_size);
     }
-    USH_CHECK_SYMM(routine, "pSync", pSync, SHMEM_SYNC_SIZE * sizeof(long));
+    USH_CHECK_SYMM(routine, "pSync", pSync, aset_psync_bytes());
     if (ush_g.env.debug) aset_check_psync(routine, pSync, rel / stride);
     *c = (aset_call_t){ .s = { .set = { .start = PE_start, .stride = stride, .size = PE_size,
                                         .me = rel / stride },
@@ -229,9 +249,9 @@ USHMEM_COLL_SIZES(USH_ASET_SIZED_)
  * sets at once; the choice must be the same on every PE): then exactly
  * pWrk, in chunks when nreduce is larger. Either is only written by
  * members of this call after this PE said it is ready. */
-static void aset_reduce(const char *routine, void *dest, const void *source, int nreduce,
-                        size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
-                        int PE_size, void *pWrk, long *pSync)
+void ush_aset_reduce(const char *routine, void *dest, const void *source, int nreduce,
+                     size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
+                     int PE_size, void *pWrk, long *pSync)
 {
     aset_call_t c;
     if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
@@ -256,8 +276,8 @@ static void aset_reduce(const char *routine, void *dest, const void *source, int
                                              int PE_start, int logPE_stride, int PE_size,    \
                                              T *pWrk, long *pSync)                           \
     {                                                                                        \
-        aset_reduce("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, sizeof(T),         \
-                    ush_coll_op_##OP##_##N, PE_start, logPE_stride, PE_size, pWrk, pSync);   \
+        ush_aset_reduce("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, sizeof(T),     \
+                        ush_coll_op_##OP##_##N, PE_start, logPE_stride, PE_size, pWrk, pSync); \
     }
 #define USH_TO_ALL_BIT_(T, N)    USH_TO_ALL_OP_(T, N, and) USH_TO_ALL_OP_(T, N, or) USH_TO_ALL_OP_(T, N, xor)
 #define USH_TO_ALL_MINMAX_(T, N) USH_TO_ALL_OP_(T, N, max) USH_TO_ALL_OP_(T, N, min)

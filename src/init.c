@@ -21,10 +21,17 @@
 
 ush_state_t ush_g = { .my_pe = -1 };
 
+__thread const char *ush_f_routine;
+
 static void ush_vreport(const char *routine, const char *fmt, va_list ap)
 {
-    char msg[1024];
+    char msg[1024], name[160];
     vsnprintf(msg, sizeof(msg), fmt, ap);
+    if (ush_f_routine && strcmp(ush_f_routine, routine) != 0) {
+        /* a Fortran call: name the routine the program called first */
+        snprintf(name, sizeof(name), "%s (Fortran; runs %s)", ush_f_routine, routine);
+        routine = name;
+    }
     if (ush_g.my_pe < 0) { /* before the first shmem_init: no PE number yet */
         fprintf(stderr, "ushmem: %s: %s\n", routine, msg);
         return;

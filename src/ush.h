@@ -75,6 +75,11 @@ void ush_symm_fini(void);
  * until finalize. 64-byte aligned. */
 void *ush_symm_internal_alloc(size_t size);
 
+/* The Fortran routine this thread is in (fortran/ush_fortran.h sets it
+ * around the C routine it runs), so a message names what the program
+ * called: "SHMEM_PUT8 (Fortran; runs shmem_put64): ...". NULL from C. */
+extern __thread const char *ush_f_routine;
+
 /* "ushmem: PE <n>: <routine>: <message>" on stderr, then the whole job
  * ends with status 1 (through PMIx, so no PE is left waiting). */
 void ush_fatal(const char *routine, const char *fmt, ...)

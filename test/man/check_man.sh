@@ -2,14 +2,14 @@
 # check_man.sh BUILD_DIR WORK_DIR BINDIR MANDIR SOURCE_DIR CMAKE
 #
 # Installs the build into WORK_DIR/prefix, then checks the man pages there:
-#  * each of oshrun.1, oshcc.1, oshc++.1, oshinfo.1 and ushmem.7 is
+#  * each of oshrun.1, oshcc.1, oshc++.1, oshfort.1, oshinfo.1 and ushmem.7 is
 #    installed, configured (no @VAR@ left) and renders with groff -ww (every
 #    warning on) without a warning; with `man --warnings` too where man-db
 #    is installed, which also finds them by name through -M;
 #  * every option `oshrun --help` and `oshinfo --help` list (read now, from
 #    the installed programs, so new options are checked as they come) is in
 #    its page, and so are the environment variables --help names;
-#  * oshcc.1 has each --showme option and USHMEM_CC / USHMEM_CXX the
+#  * oshcc.1 has each --showme option and USHMEM_CC / USHMEM_CXX / USHMEM_FC the
 #    installed wrappers read;
 #  * ushmem.7 names every variable of the library's table (src/ush_env.h).
 # Exit 77 (skipped) without groff: `make check` installs it (groff-base).
@@ -40,7 +40,7 @@ has_word() {
     grep -Eq -- "(^|[^-A-Za-z0-9_])$(printf '%s' "$2" | sed 's/[][\.*^$+?(){}|]/\\&/g')([^-A-Za-z0-9_]|\$)" "$1"
 }
 
-for page in man1/oshrun.1 man1/oshcc.1 man1/oshc++.1 man1/oshinfo.1 man7/ushmem.7; do
+for page in man1/oshrun.1 man1/oshcc.1 man1/oshc++.1 man1/oshfort.1 man1/oshinfo.1 man7/ushmem.7; do
     f=$man/$page
     if [ ! -f "$f" ]; then
         fail "$page is not installed under $mandir"
@@ -98,7 +98,7 @@ done
 echo "oshrun.1: environment $(echo $vars)"
 
 # The wrappers: their --showme options and the compiler variables.
-for w in oshcc oshc++; do
+for w in oshcc oshc++ oshfort; do
     for o in $(grep -oE '^ *--showme(:[a-z]+)?\)' "$prefix/$bindir/$w" | tr -d ' )'); do
         has_word "$work/oshcc.1.txt" "$o" || fail "oshcc.1 lacks $o (an option of $w)"
     done
@@ -107,6 +107,7 @@ for w in oshcc oshc++; do
     done
 done
 has_word "$work/oshc++.1.txt" "oshc++" || fail "oshc++.1 does not describe oshc++"
+has_word "$work/oshfort.1.txt" "oshfort" || fail "oshfort.1 does not describe oshfort"
 
 # The library's variables, from its table.
 n=0
