@@ -22,24 +22,31 @@ static size_t ush_hpvm_bytes(const char *routine, int nlong)
     return (size_t)nlong * sizeof(long);
 }
 
+/* shmem_get and shmem_put. */
+static void ush_hpvm_contig(const char *routine, int is_put, long *target, long *source,
+                            int nlong, int node)
+{
+    size_t bytes = ush_hpvm_bytes(routine, nlong);
+    USH_CHECK_INIT(routine);
+    USH_CHECK_PE(routine, node);
+    if (bytes == 0) return;
+    if (is_put) {
+        USH_CHECK_SYMM(routine, "target", target, bytes);
+        ush_put(SHMEM_CTX_DEFAULT, target, source, bytes, node);
+    } else {
+        USH_CHECK_SYMM(routine, "source", source, bytes);
+        ush_get(SHMEM_CTX_DEFAULT, target, source, bytes, node);
+    }
+}
+
 USH_HPVM_API void ushmem_hpvm_get(long *target, long *source, int nlong, int node)
 {
-    size_t bytes = ush_hpvm_bytes("shmem_get", nlong);
-    USH_CHECK_INIT("shmem_get");
-    USH_CHECK_PE("shmem_get", node);
-    if (bytes == 0) return;
-    USH_CHECK_SYMM("shmem_get", "source", source, bytes);
-    ush_get(SHMEM_CTX_DEFAULT, target, source, bytes, node);
+    ush_hpvm_contig("shmem_get", 0, target, source, nlong, node);
 }
 
 USH_HPVM_API void ushmem_hpvm_put(long *target, long *source, int nlong, int node)
 {
-    size_t bytes = ush_hpvm_bytes("shmem_put", nlong);
-    USH_CHECK_INIT("shmem_put");
-    USH_CHECK_PE("shmem_put", node);
-    if (bytes == 0) return;
-    USH_CHECK_SYMM("shmem_put", "target", target, bytes);
-    ush_put(SHMEM_CTX_DEFAULT, target, source, bytes, node);
+    ush_hpvm_contig("shmem_put", 1, target, source, nlong, node);
 }
 
 USH_HPVM_API void ushmem_hpvm_cget(long *target, long *source, int nlong, int node, int *pcount)

@@ -30,28 +30,35 @@ cxxs=(g++)
 command -v clang >/dev/null && ccs+=(clang)
 command -v clang++ >/dev/null && cxxs+=(clang++)
 
-# ---- 1. headers compile alone -------------------------------------------
-for h in shmem.h pshmem.h shmemx.h mpp/shmem.h; do
-    printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
-    cp "$tmp/h.c" "$tmp/h.cpp"
+# compiles NAME SOURCE "C-STDS" "C++-STDS": SOURCE (a .c file; its .cpp
+# twin is made) compiles warning-free with every compiler in each standard.
+compiles() {
+    local name=$1 src=$2 cstds=$3 cxxstds=$4 cc cxx std out
+    cp "$src" "${src%.c}.cpp"
     for cc in "${ccs[@]}"; do
-        for std in c99 c11 c17 gnu11; do
-            if out=$("$cc" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/h.c" 2>&1); then
-                pass "$h: $cc -std=$std"
+        for std in $cstds; do
+            if out=$("$cc" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$src" 2>&1); then
+                pass "$name: $cc -std=$std"
             else
-                fail "$h: $cc -std=$std"; printf '%s\n' "$out" | head -5
+                fail "$name: $cc -std=$std"; printf '%s\n' "$out" | head -5
             fi
         done
     done
     for cxx in "${cxxs[@]}"; do
-        for std in c++11 c++17; do
-            if out=$("$cxx" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/h.cpp" 2>&1); then
-                pass "$h: $cxx -std=$std"
+        for std in $cxxstds; do
+            if out=$("$cxx" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "${src%.c}.cpp" 2>&1); then
+                pass "$name: $cxx -std=$std"
             else
-                fail "$h: $cxx -std=$std"; printf '%s\n' "$out" | head -5
+                fail "$name: $cxx -std=$std"; printf '%s\n' "$out" | head -5
             fi
         done
     done
+}
+
+# ---- 1. headers compile alone -------------------------------------------
+for h in shmem.h pshmem.h shmemx.h mpp/shmem.h; do
+    printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
+    compiles "$h" "$tmp/h.c" "c99 c11 c17 gnu11" "c++11 c++17"
 done
 
 # ---- 1b. complex routines are callable from C99 and from C++ ------------------
@@ -96,23 +103,7 @@ done
 # <shmem.h> (or <mpp/shmem.h>), in either order, must stop with the
 # header's own message, not a pile of conflicting declarations.
 printf '#include <ushmem/hpvm.h>\nint main(void) { long x[1] = {0}; shmem_get(x, x, 1, 0); return (int)shmem_swap(x, 1, 0); }\n' >"$tmp/hpvm.c"
-cp "$tmp/hpvm.c" "$tmp/hpvm.cpp"
-for cc in "${ccs[@]}"; do
-    for std in c99 c11 gnu11; do
-        if out=$("$cc" -std=$std -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/hpvm.c" 2>&1); then
-            pass "ushmem/hpvm.h: $cc -std=$std"
-        else
-            fail "ushmem/hpvm.h: $cc -std=$std"; printf '%s\n' "$out" | head -5
-        fi
-    done
-done
-for cxx in "${cxxs[@]}"; do
-    if out=$("$cxx" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/hpvm.cpp" 2>&1); then
-        pass "ushmem/hpvm.h: $cxx -std=c++11"
-    else
-        fail "ushmem/hpvm.h: $cxx -std=c++11"; printf '%s\n' "$out" | head -5
-    fi
-done
+compiles ushmem/hpvm.h "$tmp/hpvm.c" "c99 c11 gnu11" "c++11"
 for pair in "ushmem/hpvm.h shmem.h" "shmem.h ushmem/hpvm.h" "mpp/shmem.h ushmem/hpvm.h" \
             "ushmem/hpvm.h mpp/shmem.h"; do
     set -- $pair
