@@ -28,6 +28,11 @@ PKG_TEST += libopenmpi-dev
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
 PKG_FUZZ  = clang libclang-rt-14-dev
+# The cross builds (test/cross/): Debian's cross compilers and their C
+# libraries; the target's UCX, PMIx, hwloc and Criterion are unpacked, not
+# installed, by scripts/cross-sysroot.sh (it says why) into $(BUILD)/cross.
+PKG_CROSS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+            gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
 # make bench: Debian's Open MPI OSHMEM to compare with (its oshcc needs the
 # headers), gnuplot without X for the latency-against-size PNG, and
 # ucx_perftest, the baseline of the cross-node latency bench.
@@ -40,7 +45,7 @@ DEPS ?= yes
 # the test targets say ON, so a missing Criterion is an error there.
 TESTS ?=
 
-.PHONY: all deps configure build install demo check check-tsan check-asan fuzz bench clean
+.PHONY: all deps configure build install demo check cross-sysroots check-tsan check-asan fuzz bench clean
 
 all: build
 
@@ -63,10 +68,21 @@ demo: install
 	$(PREFIX)/bin/oshcc docs/examples/ring.c -o $(BUILD)/ring
 	$(PREFIX)/bin/oshrun -n 4 $(BUILD)/ring
 
-check: PACKAGES += $(PKG_TEST) $(PKG_FUZZ)
+check: PACKAGES += $(PKG_TEST) $(PKG_FUZZ) $(PKG_CROSS)
 check: TESTS = ON
-check: install
+check: install cross-sysroots
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
+
+# The arm64 and ppc64el overlays of the cross builds; where they cannot be
+# made (not root on a machine without those architectures' package lists)
+# the cross tests say so and are skipped.
+cross-sysroots: deps
+ifneq ($(DEPS),no)
+	@for a in arm64 ppc64el; do \
+	    sh scripts/cross-sysroot.sh $$a $(abspath $(BUILD))/cross/$$a || \
+	        echo "ushmem: no $$a overlay: the $$a cross build will be skipped"; \
+	done
+endif
 
 # Only the ThreadSanitizer run of the threaded tests (test/sanitize/):
 # builds $(BUILD)/tsan with -fsanitize=thread and runs them there.

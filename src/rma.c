@@ -4,6 +4,7 @@
  * operation to UCX. The API surface has checked the arguments.
  */
 #include "ush.h"
+#include "arch/ush_arch.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
 #include "transport/ush_tp.h"
@@ -20,25 +21,15 @@ static inline int ush_translate(const void *addr, size_t len, size_t *off)
     return seg;
 }
 
-/* A put through the mapping writes every byte of the destination once,
- * unlike memcpy: glibc copies 8 to 15 bytes as two overlapping 8-byte
- * stores, so an 8-byte put wrote its word twice, and other sizes store
- * some of their vectors twice. A PE waiting for such a word could see the
- * first store, clear the word, and take the second store for a new
- * message (a put + wait_until ping-pong then drifts out of step and
- * hangs). A naturally aligned 1/2/4/8-byte element is one store; anything else up to
- * USH_COPY_ONCE_MAX is rep movsb, which writes each byte once. Larger
- * puts, where rep movsb measured up to a fifth slower than memcpy (8-PE
+/* A put through the mapping writes every byte of the destination once
+ * (ush_arch_copy_once; arch/copy_once.h says why memcpy must not): a
+ * naturally aligned 1/2/4/8-byte element is one store, anything else up to
+ * USH_COPY_ONCE_MAX is the architecture's copy-once. Larger puts, where
+ * x86's rep movsb measured up to a fifth slower than memcpy (8-PE
  * alltoalls of 32 KiB blocks), take memcpy for all but their last
- * USH_COPY_TAIL bytes, which are written once and last: a flag at the end
- * of a large put is safe. */
+ * USH_COPY_TAIL bytes, which are written once and last. */
 #define USH_COPY_ONCE_MAX ((size_t)4 << 10)
 #define USH_COPY_TAIL     ((size_t)1 << 10)
-
-static inline void ush_copy_once(void *dst, const void *src, size_t n)
-{
-    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
-}
 
 /* One store of an element of type T from src, and return. */
 #define USH_STORE_ONE_(T)                                                      \
@@ -64,7 +55,7 @@ static inline void ush_copy_to_peer(void *dst, const void *src, size_t n)
         src = (const char *)src + body;
         n   = USH_COPY_TAIL;
     }
-    ush_copy_once(dst, src, n);
+    ush_arch_copy_once(dst, src, n);
 }
 
 /* Contiguous transfer: a copy through the mapping, or UCX; blocking waits

@@ -9,13 +9,13 @@
  * SHMEM_YIELD=never spins forever, always yields at once.
  */
 #include "ush.h"
+#include "arch/ush_arch.h"
 #include "ush_fault.h"
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
 
 #include <sched.h>
 #include <stdint.h>
-#include <x86intrin.h>
 
 /* Steps of one wait spent spinning before yielding (tens of microseconds:
  * far longer than any node-local round trip). */
@@ -24,9 +24,9 @@
  * every this many steps: nothing arrives through it, and polling memory
  * alone sees a node-local store one cache-line transfer after it is made. */
 #define USH_WAIT_PROGRESS_EVERY 64
-/* A gap this long (in TSC cycles, about 2 us) between two failed polls
- * means the program's poll loop started over. */
-#define USH_POLL_GAP_CYCLES 5000
+/* A gap this long between two failed polls means the program's poll loop
+ * started over. */
+#define USH_POLL_GAP_US 2
 /* A wait publishes its steps in the beacon from this step on, at every
  * step (a store to a line of this PE's that nobody reads until a peer
  * exits early): a PE yielding to a busy core may take only a few steps in
@@ -87,17 +87,17 @@ void ush_wait_step(ush_wait_t *w)
     if (ush_g.yield || (ush_g.yield_late && step >= USH_WAIT_SPIN_STEPS)) {
         sched_yield();
     } else {
-        __builtin_ia32_pause();
+        ush_arch_pause();
     }
 }
 
 void ush_poll_step(void)
 {
-    static __thread uint64_t   last_tsc;
+    static __thread uint64_t   last;
     static __thread ush_wait_t poll;
 
-    uint64_t now = __rdtsc();
-    if (now - last_tsc > USH_POLL_GAP_CYCLES) poll = (ush_wait_t){ 0 };
-    last_tsc = now;
+    uint64_t now = ush_arch_ticks();
+    if (now - last > USH_POLL_GAP_US * ush_arch_ticks_per_us()) poll = (ush_wait_t){ 0 };
+    last = now;
     ush_wait_step(&poll);
 }

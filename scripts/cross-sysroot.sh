@@ -1,0 +1,96 @@
+#!/bin/sh
+# cross-sysroot.sh ARCH DIR: unpack Debian 12's ARCH (arm64, ppc64el)
+# builds of the libraries ushmem and its tests link against into DIR, a
+# sysroot overlay for the cross builds (cmake/toolchain/, test/cross/).
+#
+# Why not `apt-get install libpmix-dev:arm64`: multiarch installs only
+# packages whose whole dependency chain is Multi-Arch: same. UCX's and
+# hwloc's are; PMIx's and Criterion's are not (libpmix2 needs libmunge2,
+# libpmix-dev libevent-dev, libcriterion3 libnanomsg5, none of them
+# Multi-Arch: same), so installing them for arm64 makes apt remove the
+# amd64 PMIx, Open MPI, Slurm and Criterion this machine needs. Unpacking
+# the .debs installs nothing: the foreign architecture is added to dpkg
+# only so that apt knows its package lists, and the versions need not
+# match the installed amd64 ones. The C library comes from the host's
+# libc6-dev-ARCH-cross (the cross compiler's own).
+#
+# Idempotent: DIR/.done names the package list it holds. Needs apt-get
+# and network access to the Debian mirror; the first run as root adds the
+# architecture and updates apt's lists.
+set -eu
+arch=${1:?usage: cross-sysroot.sh ARCH DIR}
+dir=${2:?usage: cross-sysroot.sh ARCH DIR}
+case $arch in
+    arm64) triplet=aarch64-linux-gnu ;;
+    ppc64el) triplet=powerpc64le-linux-gnu ;;
+    *) echo "cross-sysroot.sh: no cross build for '$arch' (arm64 or ppc64el)" >&2; exit 2 ;;
+esac
+
+# The build's libraries (UCX, hwloc, PMIx), the unit tests' (Criterion),
+# and what their shared objects need at link and run time (checked below).
+# Debian 12 has no Criterion for ppc64el: that build leaves the tests out.
+pkgs="libucx-dev libucx0 libnuma1 libhwloc-dev libhwloc15 libudev1 libcap2
+      libpmix-dev libpmix2 libmunge2 libevent-core-2.1-7 libevent-pthreads-2.1-7 zlib1g"
+[ "$arch" = ppc64el ] || pkgs="$pkgs
+      libcriterion-dev libcriterion3 libnanomsg5 libffi8 libgit2-1.5 libhttp-parser2.9
+      libmbedtls14 libmbedx509-1 libmbedcrypto7 libpcre2-8-0 libssh2-1 libssl3
+      libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1"
+want=$(echo "$dir" $pkgs) # moved or changed: made again
+if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
+    echo "ushmem: $arch sysroot overlay in $dir is up to date"
+    exit 0
+fi
+
+if ! dpkg --print-foreign-architectures | grep -qx "$arch" ||
+   ! apt-cache show "libpmix2:$arch" >/dev/null 2>&1; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "cross-sysroot.sh: apt knows no $arch packages; as root:" \
+             "dpkg --add-architecture $arch && apt-get update" >&2
+        exit 1
+    fi
+    dpkg --add-architecture "$arch"
+    # A list that fails to download (a mirror mid-sync) leaves the old one
+    # or none; the downloads below then say which package is missing.
+    apt-get update -qq || echo "cross-sysroot.sh: apt-get update reported errors; going on" >&2
+fi
+
+debs=$(mktemp -d)
+trap 'rm -rf "$debs"' EXIT
+list=
+for p in $pkgs; do list="$list $p:$arch"; done
+# apt-get download runs as _apt when it can: give it a directory it may write.
+chmod 777 "$debs"
+(cd "$debs" && apt-get download -q $list)
+rm -rf "$dir"
+mkdir -p "$dir"
+for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$dir"; done
+
+# The .pc files name /usr: point them into the overlay. Criterion's
+# private requirements (for static linking) are left out: their .pc files
+# would need their -dev packages, which are not Multi-Arch either.
+for pc in "$dir/usr/lib/$triplet/pkgconfig/"*.pc; do
+    sed -i -e "s|^\([a-z_]* *= *\)/usr|\1$dir/usr|" -e "s| -I/usr/include| -I$dir/usr/include|" \
+        -e '/^Requires.private:/d' -e '/^Libs.private:/d' "$pc"
+done
+
+# UCX's InfiniBand modules need rdma-core: no InfiniBand here, and UCX
+# loads its modules only if present.
+rm -f "$dir/usr/lib/$triplet/ucx/"libuct_ib.so* "$dir/usr/lib/$triplet/ucx/"libuct_rdmacm.so*
+
+# Every library the overlay's shared objects need is in the overlay or
+# the cross C library: a missing one would fail the link much later.
+libc=/usr/$triplet/lib
+missing=
+for so in $(find "$dir" -name '*.so*' -type f); do
+    for need in $($triplet-readelf -d "$so" 2>/dev/null |
+                  sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+        [ -e "$libc/$need" ] || [ -n "$(find "$dir" -name "$need" | head -1)" ] ||
+            missing="$missing $need($(basename "$so"))"
+    done
+done
+if [ -n "$missing" ]; then
+    echo "cross-sysroot.sh: $arch overlay lacks:$missing" >&2
+    exit 1
+fi
+echo "$want" > "$dir/.done"
+echo "ushmem: $arch sysroot overlay ready in $dir"
