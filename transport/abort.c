@@ -104,8 +104,11 @@ static void *ush_tp_abort_helper(void *arg)
             snprintf(why, sizeof(why), "%s, exited", ush_tp_ab.parent);
             ush_tp_abort_launcher_lost(why);
         }
-        if (pfd[0].revents && read(ush_tp_ab.req[0], &c, 1) != 0) break;
-        if (pfd[0].revents) return NULL; /* EOF: ush_tp_abort_release */
+        if (pfd[0].revents) {
+            ssize_t got = read(ush_tp_ab.req[0], &c, 1);
+            if (got == 1) break;
+            if (got == 0) return NULL; /* EOF: ush_tp_abort_release */
+        }
     }
     if (c == 'a') {
         PMIx_Abort(ush_tp_ab.status, ush_tp_ab.msg, NULL, 0);
