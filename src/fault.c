@@ -72,7 +72,18 @@ static uint64_t ush_fault_now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Every PE's beacon into out: loads where mapped, gets elsewhere. */
+/* Every PE's beacon into out: loads where mapped, gets elsewhere.
+ *
+ * Ordering: the verdict compares values of each beacon word with earlier
+ * values of the same word, and every CPU sees one word's stores in one
+ * order (coherence), so the steps need no more than relaxed stores; the
+ * acquire here pairs with the exiting mark's release but nothing depends
+ * on it. What the looks cannot get from the memory model is a bound on
+ * how late a peer's step is seen, or how late the peer sees this PE's
+ * last store: that is what the two 10 ms intervals are for, with this
+ * PE's own stores made visible first (the quiet in ush_fault_exit_watchdog)
+ * and the peer's step published one wait step after its load of the
+ * condition (a reordering window of nanoseconds on any CPU). */
 static void ush_fault_read_beacons(uint64_t *out)
 {
     int remote = 0;
@@ -128,9 +139,16 @@ void ush_fault_exit_look(void)
 {
     uint64_t now;
 
-    if (ush_fault_exit.looking || ush_fault_exit.buf == NULL ||
-        __atomic_load_n(&ush_fault_exit.done, __ATOMIC_RELAXED) ||
-        ush_g.thread_level >= SHMEM_THREAD_SERIALIZED || ush_wait_beacon == NULL) {
+    /* The thread level first: it is fixed at shmem_init, and below
+     * SERIALIZED the exiting thread is the only one that calls the library,
+     * so it alone reaches the plain fields below. At SERIALIZED and above
+     * another thread's wait may get here (it saw the exiting mark, a relaxed
+     * load that orders nothing) and must not read buf, which the exiting
+     * thread writes. done is read relaxed: a stale 0 only means the verdict
+     * takes the lock and finds it set there. */
+    if (ush_g.thread_level >= SHMEM_THREAD_SERIALIZED || ush_fault_exit.looking ||
+        ush_fault_exit.buf == NULL || __atomic_load_n(&ush_fault_exit.done, __ATOMIC_RELAXED) ||
+        ush_wait_beacon == NULL) {
         return;
     }
     now = ush_fault_now_ns();
@@ -182,10 +200,21 @@ void ush_fault_exit_watchdog(int code)
     for (int i = 0; i < USH_FAULT_LOOKS; i++) {
         ush_fault_exit.look[i] = ush_fault_exit.buf ? ush_fault_exit.buf + i * n : NULL;
     }
-    ush_wait_beacon_exiting();
+    /* The timer thread reads code and done after pthread_create, which
+     * orders these stores before it. */
     if (pthread_create(&tid, NULL, ush_fault_exit_timer, NULL) == 0) {
         pthread_detach(tid);
     }
+    /* Complete what this PE sent before exiting (the full fence of quiet
+     * for stores through mappings, a flush for UCX), before the exiting
+     * mark and the first look: a peer whose wait this PE satisfied must be
+     * able to see it well within one look's interval. Without the fence a
+     * last flag store could still sit in this CPU's store buffer when the
+     * looks read the peer's beacon (store-to-load order is not kept even
+     * on x86), and a UCX put could still be in flight. The timer is armed
+     * first, so a flush that cannot finish still ends in a verdict. */
+    ush_quiet(SHMEM_CTX_DEFAULT);
+    ush_wait_beacon_exiting();
 }
 
 void ush_fault_exit_watchdog_done(void)

@@ -33,6 +33,14 @@
  * the 10 ms between two looks. Shorter waits (a ping-pong) never do. */
 #define USH_WAIT_BEACON_FROM 16
 
+/* Memory ordering. The beacon is written by this PE's waits and read by
+ * an exiting peer (fault.c): relaxed stores suffice, since the reader
+ * compares values of this one word only (coherence keeps one word's
+ * stores in one order for every reader). ush_wait_exiting is set and
+ * mostly read by the exiting thread itself; another thread reads it
+ * relaxed, as a hint whose only consequence is fault.c's checks, which
+ * look at the thread level before touching anything the exiting thread
+ * writes. The serial only has to be unique: a relaxed fetch-add. */
 uint64_t       *ush_wait_beacon;
 static int      ush_wait_exiting;
 static unsigned ush_wait_serial; /* atomic: the last serial handed out */
@@ -40,6 +48,8 @@ static unsigned ush_wait_serial; /* atomic: the last serial handed out */
 void ush_wait_beacon_init(void)
 {
     ush_wait_beacon  = ush_symm_internal_alloc(64); /* a line of its own */
+    /* A plain store: peers read beacons only when exiting, after
+     * shmem_init's closing barrier, whose release/acquire publishes it. */
     *ush_wait_beacon = 0;
 }
 
