@@ -12,6 +12,15 @@
 /* Idle progress calls of one wait before it starts yielding. */
 #define USH_TP_SPIN_STEPS 100
 
+/* Memory ordering: ucp_request_check_status is a plain read of the
+ * request's flags, and another thread (the progress thread, or any thread
+ * on a thread-safe worker) may have completed the request, writing a get's
+ * data or an atomic's reply before it. On a weakly ordered CPU seeing the
+ * flag would not order those writes before ours; ucp_request_free does:
+ * it takes the worker's lock, which the completing thread held while
+ * writing and released after, so our later reads see its writes. Keep the
+ * free before the return. (A single-threaded worker is only ever
+ * progressed by this thread: program order.) */
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
 {
     if (req == NULL) return UCS_OK;
@@ -84,7 +93,9 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     }
 }
 
-/* Runs in whichever thread progresses the worker: the data is in place. */
+/* Runs in whichever thread progresses the worker: the data is in place.
+ * The release add pairs with shmem_cwait's acquire load (hpvm.c), which
+ * then reads the data after it. */
 static void ush_tp_get_counted_done(void *request, ucs_status_t status, void *counter)
 {
     if (status != UCS_OK) ush_tp_fatal("ucp_get_nbx: %s", ucs_status_string(status));
@@ -220,13 +231,19 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
      * covered by a completed flush. Counts, not a flag: with threads, a
      * flag cleared by one thread's flush would hide another thread's
      * operation issued while that flush ran. */
+    /* issued is bumped with release after each operation is issued;
+     * flushed is raised with release after a flush completed, so the
+     * acquire here orders the work of a flush another thread completed
+     * before this quiet's return, as if it were our own. */
     unsigned long n = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
 
     /* Alone on its worker, a context flushes the worker: one call. On a
      * shared one that would wait for the other contexts' operations too,
      * so it flushes its own endpoints. A context joining meanwhile only
-     * makes the worker flush cover more than it must. */
+     * makes the worker flush cover more than it must. nctx is read
+     * relaxed, without the pool's lock: either branch completes this
+     * context's operations, a stale count only picks the costlier one. */
     if (c->pw && __atomic_load_n(&c->pw->nctx, __ATOMIC_RELAXED) > 1) {
         ush_tp_flush_eps(c);
     } else {
@@ -235,6 +252,15 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
         if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
     }
 
+    /* The flush returned after reading the targets' acknowledgements (or
+     * after another thread did, handed over by the worker's lock). This
+     * orders those reads before whatever the caller does next, a direct
+     * store of a flag above all: a peer that sees the flag then also sees
+     * the data the acknowledgements vouch for (on POWER this is the
+     * cumulative lwsync the chain needs; aarch64 would also keep it by the
+     * control dependency on the request's status). No instruction on
+     * x86, and only after a flush, which took microseconds. */
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(&c->inflight, 0, __ATOMIC_RELAXED);
     unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
     while (done < n && !__atomic_compare_exchange_n(&c->flushed, &done, n, 0, __ATOMIC_RELEASE,
@@ -244,9 +270,12 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
 
 void ush_tp_fence(ush_tp_ctx_t *c)
 {
-    /* Stores to mapped peers are visible at once; a UCX put still in
-     * flight to the same PE could land after them. Ordering both paths
-     * takes completing the UCX side, which a flush does. */
+    /* Stores to mapped peers are ordered by the caller's release fence
+     * (ush_fence); a UCX put still in flight to the same PE could land
+     * after them. Ordering both paths takes completing the UCX side,
+     * which a flush does: it returns once the target has written the
+     * data (for emulated RMA, once it acknowledged), so a later direct
+     * store or UCX operation is made after the data is in place. */
     ush_tp_quiet(c);
 }
 

@@ -14,6 +14,25 @@
  * its way: it only naps and looks again, so the two never fight over the
  * worker's lock or the PE's core. The poll timeout is a safety net for a
  * transport that cannot raise events.
+ *
+ * Memory ordering between this thread and the program's:
+ *  - A peer's put and then its flag (an atomic, or a put after a fence)
+ *    land in our memory from this thread, as UCX's plain stores, each in
+ *    one ucp_worker_progress call holding the worker's lock. The flag's
+ *    message is only sent once the peer's fence has seen the put complete,
+ *    so the put's stores are made in an earlier critical section: the
+ *    lock's release and the next acquire (a store-release followed by a
+ *    load-acquire, ordered on aarch64 and POWER alike) order them before
+ *    the flag's. The program's wait reads the flag with a relaxed load and
+ *    then fences with acquire (p2p_api.c), so it reads the data after.
+ *  - A request this thread completes (a get's data, a fetching atomic's
+ *    reply, a flush) is seen done by the program through
+ *    ucp_request_check_status, a plain read; ush_tp_wait then frees the
+ *    request, which takes the worker's lock after this thread released it,
+ *    and that orders the data before the caller's reads (ops.c).
+ *  - ush_tp_progress_calls is a hint (relaxed both sides): a stale value
+ *    only makes this thread progress once more or nap once more.
+ *  - The stop flag is a release/acquire pair; pthread_join does the rest.
  */
 #include "ush_tp_impl.h"
 
