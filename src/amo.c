@@ -21,6 +21,13 @@ static const ush_tp_amo_t ush_amo_tp_op[] = {
     [USH_AMO_XOR]   = USH_TP_AMO_XOR,
 };
 
+/* Sequentially consistent, every one: the collectives' sync words, the
+ * barrier's flags off the all-mapped path and the locks argue from it
+ * (docs/design.md, "Memory ordering"), and for the read-modify-writes it
+ * costs nothing more on x86, where every locked instruction is a full
+ * barrier. SET is a seq_cst store (an xchg on x86); after ush_fence, as in
+ * put_signal, a release store would do, but one rule for every caller is
+ * kept until each caller's argument is redone for a weaker one. */
 #define USH_CPU_AMO(T, p, op, value, cond)                                          \
     ({                                                                              \
         T *p_ = (T *)(p), v_ = (T)(value), c_ = (T)(cond), old_;                    \

@@ -49,6 +49,11 @@ USH_HPVM_API void ushmem_hpvm_put(long *target, long *source, int nlong, int nod
     ush_hpvm_contig("shmem_put", 1, target, source, nlong, node);
 }
 
+/* The counter is the whole protocol: whoever completes the get (this
+ * thread, or the progress thread's callback, ops.c) increments it with
+ * release after the data is in target, and cwait's acquire load that sees
+ * the count reads target after. A program that polls *pcount itself
+ * needs an acquire load of its own (docs/hpvm.md says so). */
 USH_HPVM_API void ushmem_hpvm_cget(long *target, long *source, int nlong, int node, int *pcount)
 {
     size_t bytes = ush_hpvm_bytes("shmem_cget", nlong);

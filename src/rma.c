@@ -87,7 +87,9 @@ void ush_get_counted(void *dest, const void *src, size_t nbytes, int pe, int *co
         ush_tp_get_counted(SHMEM_CTX_DEFAULT->tp, pe, seg, off, dest, nbytes, counter);
         return;
     }
-    /* a copy, or UCX with no thread to complete it later: done now */
+    /* a copy, or UCX with no thread to complete it later: done now. The
+     * release add publishes dest to shmem_cwait's acquire load, should
+     * another thread wait on the counter. */
     if (map) {
         memcpy(dest, map + off, nbytes);
     } else {
@@ -182,6 +184,25 @@ void *ush_ptr(const void *addr, int pe)
     return map ? map + off : NULL;
 }
 
+/* Memory ordering of the mapped paths. A put to a mapped peer is plain
+ * stores from this CPU (one relaxed atomic store for an aligned element,
+ * which is what a flag is); nothing orders them for another CPU until one
+ * of these two fences:
+ *  - fence: a release fence, so every store before it is visible to a
+ *    peer before any store after it. The peer's side is its wait: a
+ *    relaxed load that sees the later store, then an acquire fence
+ *    (p2p_api.c, signal_api.c): fence-to-fence synchronisation. A flag
+ *    that is part of a larger put after the fence is written by the
+ *    copy-once's plain stores (one per aligned word): the fence orders
+ *    them the same way on the hardware, though C11 only speaks of atomic
+ *    stores there (it has no atomic memcpy).
+ *  - quiet: a sequentially consistent fence, because quiet must also order
+ *    this PE's stores before its later loads (put a flag, quiet, then read
+ *    a peer's: store-to-load order, which a release fence does not give,
+ *    and x86 keeps only with this mfence). Then the UCX flush.
+ * A get through the mapping is a memcpy from the peer's memory: ordered
+ * after the peer's stores by whatever synchronisation the program did
+ * first (a wait's acquire fence, a barrier's acquire load). */
 void ush_quiet(shmem_ctx_t ctx)
 {
     /* Stores to mapped peers: make them globally visible first. */
@@ -191,6 +212,8 @@ void ush_quiet(shmem_ctx_t ctx)
 
 void ush_fence(shmem_ctx_t ctx)
 {
+    /* Direct stores before, direct stores after; the transport orders a
+     * UCX operation still in flight against both (ush_tp_fence). */
     __atomic_thread_fence(__ATOMIC_RELEASE);
     ush_tp_fence(ctx->tp);
 }

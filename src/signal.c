@@ -8,6 +8,17 @@
  * UCX put has landed before the signal is updated by a direct store or by
  * a UCX atomic (UCX does not promise that a put and a later atomic to the
  * same PE arrive in order).
+ *
+ * On a weakly ordered CPU, per pair of routes: direct payload, direct
+ * signal: the release fence, then the signal's seq_cst CPU atomic; the
+ * waiter's relaxed load and acquire fence (signal_api.c) pair with it.
+ * UCX payload, direct signal: the flush returns once the target has the
+ * data, and the acquire fence after it (ush_tp_quiet) keeps the signal's
+ * store after the acknowledgement was read. Direct payload, UCX signal:
+ * the release fence orders the stores before UCX's own publication of the
+ * atomic (its shared-memory FIFOs and network doorbells fence
+ * themselves), and the target applies it after reading it. UCX both: the
+ * flush.
  */
 #include "ush.h"
 #include "ush_rma.h"

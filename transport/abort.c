@@ -36,7 +36,16 @@
  * The PMIx event for the lost server connection comes too, but PMIx 4.2
  * raises it a second after it sees the connection close. Only known
  * daemons count: a PE under a wrapper that exits (a script that starts
- * the program in the background) is not orphaned by that. */
+ * the program in the background) is not orphaned by that.
+ *
+ * Memory ordering: the handler writes status and msg with plain stores,
+ * then writes a byte to the pipe; the helper reads msg and status only
+ * after its read(2) returned that byte. The kernel's pipe lock orders
+ * the two system calls, so the stores are visible (TSan models pipes the
+ * same way). Everything else the helper reads is written before
+ * pthread_create; the handler reads prepared and pid, written before
+ * sigaction installed it (ush_fault_init), which the kernel orders for
+ * whichever thread the signal is delivered to. */
 
 #define USH_TP_ABORT_WAIT_MS 500
 

@@ -15,6 +15,14 @@
  *
  * The list is read by every wait (ush_tp_ctx_progress_all) and written
  * only by create and destroy.
+ *
+ * Memory ordering: the list, each worker's nctx and the pool's size are
+ * written only under the write lock and the list read only under the
+ * read lock. Two reads go without it, relaxed, as hints: the pool's size
+ * (a wait that reads a stale 0 skips progressing a context another
+ * thread has just made, and sees it at its next step; this thread's own
+ * creations it always sees), and nctx in ush_tp_quiet (ops.c: either
+ * answer flushes the context's operations).
  */
 #include "ush_tp_impl.h"
 

@@ -9,6 +9,19 @@
  * peer on the node opens the memfd through /proc/<pid>/fd/<fd> and maps it,
  * after which puts, gets and atomics to static data are plain loads,
  * stores and CPU atomics, like the heap's.
+ *
+ * Memory ordering: the copy and the swap are made by this thread before
+ * the wire-up exchange publishes the memfd (ucx.c), and a peer maps it
+ * only after that exchange has returned: PMIx's fence goes through the
+ * server's sockets, whose system calls order everything before the
+ * publication on this side before everything after the receipt on the
+ * peer's (the kernel's locks on the socket are release/acquire). Both
+ * sides then see the same physical pages, coherent like any shared
+ * memory, and every later access to them follows the RMA rules
+ * (rma.c). Nobody writes into this process's static data through the
+ * memfd before it is published, so no store can be lost in the swap. The
+ * per-process record (ush_tp_shared) is touched only by start-up, which
+ * runs in one thread at a time.
  */
 #include "ush_tp_impl.h"
 
