@@ -24,10 +24,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Read once, by ush_fault_init at shmem_init: the verdict is given from
+ * the timer thread too, and getenv is not safe against a setenv in
+ * another thread. */
+static int ush_fault_oshrun = -1;
+
 static int ush_fault_under_oshrun(void)
 {
-    const char *l = getenv("SHMEM_LAUNCHER");
-    return l != NULL && strcmp(l, "oshrun") == 0;
+    if (ush_fault_oshrun < 0) {
+        const char *l    = getenv("SHMEM_LAUNCHER");
+        ush_fault_oshrun = l != NULL && strcmp(l, "oshrun") == 0;
+    }
+    return ush_fault_oshrun;
 }
 
 /* An exit without shmem_finalize (see ush_fault.h). The exiting PE
@@ -314,8 +322,10 @@ void ush_fault_init(void)
     struct sigaction sa;
     unsigned         i;
 
-    ush_fault_pe = ush_g.my_pe;
-    if (ush_fault_installed || ush_fault_under_oshrun()) return;
+    ush_fault_pe     = ush_g.my_pe;
+    ush_fault_oshrun = -1; /* the environment may differ from a past init's */
+    int oshrun       = ush_fault_under_oshrun();
+    if (ush_fault_installed || oshrun) return;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = ush_fault_handler;
     sigemptyset(&sa.sa_mask);

@@ -25,7 +25,6 @@
  */
 #include "ush_tp_impl.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -161,8 +160,9 @@ void ush_tp_private_sysv(void)
         if (id < 0 || ds.shm_cpid != me || (ds.shm_perm.mode & 077) == 0) continue;
         ds.shm_perm.mode &= ~077u;
         if (shmctl(id, IPC_SET, &ds) != 0) {
-            fprintf(stderr, "ushmem: PE %d: cannot make System V segment %d private (mode %o): %s\n",
-                    ush_tp_job.rank, id, ds.shm_perm.mode, strerror(errno));
+            /* %m, not strerror: another thread may be in strerror too */
+            fprintf(stderr, "ushmem: PE %d: cannot make System V segment %d private (mode %o): %m\n",
+                    ush_tp_job.rank, id, ds.shm_perm.mode);
         }
     }
 }
