@@ -230,11 +230,11 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
     /* Flush only when some operation counted before this point is not yet
      * covered by a completed flush. Counts, not a flag: with threads, a
      * flag cleared by one thread's flush would hide another thread's
-     * operation issued while that flush ran. */
-    /* issued is bumped with release after each operation is issued;
-     * flushed is raised with release after a flush completed, so the
-     * acquire here orders the work of a flush another thread completed
-     * before this quiet's return, as if it were our own. */
+     * operation issued while that flush ran. issued is bumped with
+     * release after each operation is issued; flushed is raised with
+     * release after a flush completed, so the acquire here orders a flush
+     * another thread completed before this quiet's return, as if it were
+     * our own. */
     unsigned long n = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
 
@@ -256,10 +256,10 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
      * after another thread did, handed over by the worker's lock). This
      * orders those reads before whatever the caller does next, a direct
      * store of a flag above all: a peer that sees the flag then also sees
-     * the data the acknowledgements vouch for (on POWER this is the
-     * cumulative lwsync the chain needs; aarch64 would also keep it by the
-     * control dependency on the request's status). No instruction on
-     * x86, and only after a flush, which took microseconds. */
+     * the data the acknowledgements vouch for. A load-to-store barrier on
+     * aarch64 (dmb ishld) and POWER (lwsync, cumulative, which the chain
+     * through three CPUs needs there); no instruction on x86; and only
+     * after a flush, which took microseconds. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(&c->inflight, 0, __ATOMIC_RELAXED);
     unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
