@@ -4,28 +4,25 @@
 # infile is startup-scale.sh's scale.csv:
 #   series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max
 set datafile separator ","
-set datafile missing ""
 set terminal pngcairo size 1500,500 font ",10"
 set output outfile
 set logscale x 2
 set xlabel "PEs"
 set grid
-set key top left
+set key top left box opaque
 set multiplot layout 1,3 title "start-up scaling of bench/scale.c: ushmem and Open MPI OSHMEM (lower is better)"
 
-# Column col of the rows of library l in series s; NaN elsewhere, so each
-# curve only takes its own rows (and skipped points leave a gap).
-pick(s, l, col) = (strcol(1) eq s && strcol(4) eq l) ? column(col) : NaN
+# The rows of one curve, series s and library l, in their own stream, so
+# the points of a curve are joined (skipped points leave no row).
+rows(s, l) = sprintf("< awk -F, '$1 == \"%s\" && $4 == \"%s\" && $7 != \"\"' '%s'", s, l, infile)
 
 do for [c in "8 9 11"] {
     col = c + 0
-    set title (col == 8 ? "wall time per PE (ms)" : col == 9 ? "peak RSS per PE (MiB)" : "shmem_init inside a PE (ms, median over PEs)")
-    if (col == 8) { set logscale y } else { unset logscale y }
-    set yrange [0:*]
-    if (col == 8) { set yrange [*:*] }
-    plot infile using 3:(pick("node", "ushmem", col))  with linespoints lw 2 pt 7 lc rgb "#1f77b4" title "ushmem, one node", \
-         infile using 3:(pick("netns", "ushmem", col)) with linespoints lw 2 pt 5 dt 2 lc rgb "#2ca02c" title "ushmem, netns nodes", \
-         infile using 3:(pick("node", "ompi", col))    with linespoints lw 2 pt 6 lc rgb "#d62728" title "Open MPI, one node", \
-         infile using 3:(pick("netns", "ompi", col))   with linespoints lw 2 pt 4 dt 2 lc rgb "#ff7f0e" title "Open MPI, netns nodes"
+    set title (col == 8 ? "wall time per PE (ms)" : col == 9 ? "peak RSS per PE (MiB)" : "shmem_init inside a PE (ms, median over PEs)") noenhanced
+    if (col == 8) { set logscale y; set yrange [*:*] } else { unset logscale y; set yrange [0:*] }
+    plot rows("node", "ushmem")  using 3:col with linespoints lw 2 pt 7 lc rgb "#1f77b4" title "ushmem, one node", \
+         rows("netns", "ushmem") using 3:col with linespoints lw 2 pt 5 dt 2 lc rgb "#2ca02c" title "ushmem, netns nodes", \
+         rows("node", "ompi")    using 3:col with linespoints lw 2 pt 6 lc rgb "#d62728" title "Open MPI, one node", \
+         rows("netns", "ompi")   using 3:col with linespoints lw 2 pt 4 dt 2 lc rgb "#ff7f0e" title "Open MPI, netns nodes"
 }
 unset multiplot

@@ -178,7 +178,7 @@ table() {
                            pp[key, lib], rss[key, lib], init[key, lib], pp[key, lib] / base[f[1], lib])
         }
         END {
-            printf "%-7s %5s %5s | %-44s | %-44s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
+            printf "%-7s %5s %5s | %-47s | %-47s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
             printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %6s | %5s %8s %8s %7s %8s %6s | %6s\n",
                    "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth",
                    "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth", "ms/PE"
