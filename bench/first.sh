@@ -143,12 +143,14 @@ LIBS="ushmem ompi"
 [ -n "$ONLY" ] && LIBS=$ONLY
 case " $LIBS " in *" ushmem "*)
     [ -n "$PREFIX" ] || die "give the ushmem install prefix: --prefix DIR (or PREFIX=DIR), or --only ompi"
-    [ -x "$PREFIX/bin/oshcc" ] && [ -x "$PREFIX/bin/oshrun" ] ||
-        die "no ushmem oshcc and oshrun under '$PREFIX/bin' (run 'make install' first)" ;;
+    if [ ! -x "$PREFIX/bin/oshcc" ] || [ ! -x "$PREFIX/bin/oshrun" ]; then
+        die "no ushmem oshcc and oshrun under '$PREFIX/bin' (run 'make install' first)"
+    fi ;;
 esac
 case " $LIBS " in *" ompi "*)
-    [ -x "$OMPI_OSHCC" ] && [ -x "$OMPI_OSHRUN" ] ||
-        die "Open MPI's oshcc and oshrun not found (Debian packages openmpi-bin, libopenmpi-dev), or use --only ushmem" ;;
+    if [ ! -x "$OMPI_OSHCC" ] || [ ! -x "$OMPI_OSHRUN" ]; then
+        die "Open MPI's oshcc and oshrun not found (Debian packages openmpi-bin, libopenmpi-dev), or use --only ushmem"
+    fi ;;
 esac
 
 WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/ushmem-first.XXXXXX") || die "mktemp failed"

@@ -425,6 +425,7 @@ netns_point() { # netns_point NODES TAG
 if [ -n "$NODES" ]; then
     exec 8>"$LOCK_FILE"
     flock -n 8 || die "another startup-scale.sh holds $LOCK_FILE (its cluster is $CLUSTER_PREFIX*); wait for it to end"
+    # shellcheck disable=SC2086  # NODES: a list of whole numbers, split on purpose
     max_nodes=$(printf '%s\n' $NODES | sort -n | tail -n 1)
     # A leftover of a run killed outright (the lock says nobody owns it).
     [ -e "$CLUSTER_STATE_DIR" ] && bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1
@@ -439,7 +440,9 @@ EOF
     chmod +x "$AGENT"
 fi
 
+# shellcheck disable=SC2086  # lists of whole numbers, split on purpose
 first_np=$(printf '%s\n' $NPS | head -n 1)
+# shellcheck disable=SC2086
 first_nodes=$(printf '%s\n' $NODES | head -n 1)
 # Untimed: the first start pays for reading the libraries from disk.
 echo "warm-up (untimed) ..."
