@@ -74,7 +74,8 @@ shmem_init took inside the PEs; with a CSV and a PNG in --out.
   --only ushmem|ompi one library (no ratios)
   --timeout S        seconds before one run is killed and counted as failed
                      (default $RUN_TIMEOUT)
-  --out DIR          scale.csv, scale.txt, scale.png, raw/ (default build/bench-results/scale)
+  --out DIR          scale.txt, scale.csv, scale.png, runs.txt (every run's
+                     figures), raw/ (default build/bench-results/scale)
   --keep             keep the work directory (builds, every run's output)
   --self-test        check this script's parsing and arithmetic, then exit
   -h, --help         this text
@@ -461,6 +462,7 @@ done
 
 # ---------------------------------------------------------------- report
 summarise "$RESULTS" >"$OUT/scale.csv"
+cp "$RESULTS" "$OUT/runs.txt"
 {
     echo "start-up scaling of bench/scale.c (init, shmem_malloc, barrier, one get from PE"
     echo "me+npes/2, finalize), $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores;"
@@ -485,7 +487,7 @@ else
     echo "$BENCH_NAME: no gnuplot (apt-get install gnuplot-nox): no plot" >&2
 fi
 echo
-echo "results: $OUT/scale.txt, scale.csv, scale.png; every run's output in $OUT/raw/"
+echo "results: $OUT/scale.txt, scale.csv, scale.png, runs.txt; every run's output in $OUT/raw/"
 if [ "$FAILED" != 0 ]; then
     echo "$BENCH_NAME: some runs failed (see above); medians are over the correct runs only" >&2
     exit 1
