@@ -481,8 +481,10 @@ cp "$RESULTS" "$OUT/runs.txt"
 cat "$OUT/scale.txt"
 
 if command -v gnuplot >/dev/null; then
-    gnuplot -e "infile='$OUT/scale.csv'; outfile='$OUT/scale.png'" "$SCRIPT_DIR/scale.gp" ||
-        echo "$BENCH_NAME: gnuplot failed; no plot" >&2
+    # Its warnings (a curve of one point, a series not run) are noise here.
+    gnuplot -e "infile='$OUT/scale.csv'; outfile='$OUT/scale.png'" "$SCRIPT_DIR/scale.gp" \
+            2>"$WORKDIR/gnuplot.log" ||
+        { cat "$WORKDIR/gnuplot.log" >&2; echo "$BENCH_NAME: gnuplot failed; no plot" >&2; }
 else
     echo "$BENCH_NAME: no gnuplot (apt-get install gnuplot-nox): no plot" >&2
 fi
