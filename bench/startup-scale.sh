@@ -160,7 +160,8 @@ summarise() {
 
 # table CSV: the human-readable table of summarise's CSV, both libraries of
 # a point on one line, the ratio of their per-PE cost, and each library's
-# per-PE cost over that at the series' first point (1.00 = flat).
+# per-PE cost over the lowest of its series (issue 17 asks for every point
+# within 1.5 of it).
 table() {
     awk -F, '
         NR == 1 { next }
@@ -169,7 +170,10 @@ table() {
             if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
             ok[key, $4]  = $6 == "" ? "skip" : $5 "/" $6
             pp[key, $4]  = $8; wall[key, $4] = $7; rss[key, $4] = $9; init[key, $4] = $11
-            if ($8 != "" && !(($1, $4) in base)) base[$1, $4] = $8
+            # The lowest ms/PE of the series: at a few PEs the fixed job
+            # cost (launcher, loading) inflates ms/PE, so the first point
+            # is not the one to measure the rise from.
+            if ($8 != "" && (!(($1, $4) in base) || $8 + 0 < base[$1, $4])) base[$1, $4] = $8 + 0
         }
         function cell(key, lib,   s) {
             if (pp[key, lib] == "")
@@ -218,17 +222,18 @@ node 1 4 ompi 400 50 60 20.00 21.00
 node 1 4 ushmem 300 30 32 4.00 4.50
 node 1 4 ompi FAIL
 node 1 4 ushmem 200 20 22 3.00 3.50
-node 1 8 ushmem 400 40 42 3.00 3.50
+node 1 8 ushmem 320 40 42 3.00 3.50
 node 1 8 ompi SKIP
 netns 2 16 ushmem 1600 5 6 1.00 1.00
 EOF
     summarise "$tmp/results" >"$tmp/csv"
     got=$(paste -sd'|' "$tmp/csv")
-    xcheck "summarise" "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max|node,1,4,ushmem,3,3,200.0,50.00,3.00,3.50,20.0,22.0|node,1,4,ompi,1,2,400.0,100.00,20.00,21.00,50.0,60.0|node,1,8,ushmem,1,1,400.0,50.00,3.00,3.50,40.0,42.0|node,1,8,ompi,0,,,,,,,|netns,2,16,ushmem,1,1,1600.0,100.00,1.00,1.00,5.0,6.0" "$got"
+    xcheck "summarise" "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max|node,1,4,ushmem,3,3,200.0,50.00,3.00,3.50,20.0,22.0|node,1,4,ompi,1,2,400.0,100.00,20.00,21.00,50.0,60.0|node,1,8,ushmem,1,1,320.0,40.00,3.00,3.50,40.0,42.0|node,1,8,ompi,0,,,,,,,|netns,2,16,ushmem,1,1,1600.0,100.00,1.00,1.00,5.0,6.0" "$got"
     got=$(table "$tmp/csv" | awk 'NR > 2 { print $NF }' | paste -sd'|')
     xcheck "table ratio" "0.50|n/a|n/a" "$got"
-    got=$(table "$tmp/csv" | awk 'NR == 4 { print $(NF - 9) }')
-    xcheck "table growth" "1.00" "$got"
+    # Over the series' lowest ms/PE (40 at 8 PEs), not its first point.
+    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 9) }' | paste -sd'|')
+    xcheck "table growth" "1.25|1.00" "$got"
     rm -rf "$tmp"
     [ "$fails" -eq 0 ] && { echo "self-test: all checks passed"; return 0; }
     echo "self-test: $fails check(s) failed"
@@ -470,7 +475,7 @@ cp "$RESULTS" "$OUT/runs.txt"
     echo "  wall s:  the whole launcher command; ms/PE: wall / PEs;"
     echo "  MiB/PE:  peak RSS (VmHWM before shmem_finalize), mean over PEs;"
     echo "  init ms: shmem_init inside the PEs, median over PEs;"
-    echo "  growth:  ms/PE over ms/PE at the series' first point (1.00: flat);"
+    echo "  growth:  ms/PE over the series' lowest ms/PE (1.00 at the lowest; flat: all near 1);"
     echo "  ratio:   ushmem ms/PE / Open MPI ms/PE (below 1: ushmem faster)."
     echo "  heap: SHMEM_SYMMETRIC_SIZE=SMA_SYMMETRIC_SIZE=$HEAP above $HEAP_ABOVE PEs;" \
          "Open MPI capped at $([ "$OMPI_MAX" -gt 0 ] && echo "$OMPI_MAX PEs" || echo "no PE count")."
