@@ -1,0 +1,502 @@
+#!/bin/bash
+# startup-scale.sh: how start-up cost and memory per PE grow with the job,
+# ushmem against Open MPI's OSHMEM (issue 17): one node from 4 to 256 PEs,
+# and 2 to 8 emulated (netns) nodes of 8 PEs each.
+#
+#   startup-scale.sh [--prefix DIR] [--runs N] [--np "4 8 ..."] [options]   (see --help)
+#
+# Both libraries build the same bench/scale.c (init, shmem_malloc, barrier,
+# one get from the PE npes/2 ranks away, finalize; each PE reports its
+# shmem_init time and peak RSS). On one node each library runs under its
+# own oshrun; across nodes both run under Open MPI's mpirun, started on the
+# nodes through the cluster tooling's rsh agent, as bench/xnode.sh does.
+# Per run and PE count: ushmem, then Open MPI, so a burst of load falls on
+# both. Figures are medians over runs. The script measures; it never
+# decides which side must be faster or what is flat enough.
+#
+# Exit status: 0 every timed run was correct; 1 some run failed (exit status
+# not 0, or not one correct line from each PE); 2 usage, set-up or build
+# error.
+
+set -u
+export LC_ALL=C
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SCALE_SRC=$SCRIPT_DIR/scale.c
+BENCH_NAME=startup-scale.sh
+
+PREFIX=${PREFIX:-}
+RUNS=3
+NPS="4 8 16 32 64 128 256"
+NODES=default        # "2 4 8" when root, else none (with a note)
+PER_NODE=8
+OMPI_MAX=128         # Open MPI takes ~100 s at 256 PEs on 2 cores
+HEAP=32M
+HEAP_ABOVE=64
+RUN_TIMEOUT=600
+ONLY=""
+OUT=$SCRIPT_DIR/../build/bench-results/scale
+KEEP=0
+OMPI_OSHCC=/usr/bin/oshcc
+OMPI_OSHRUN=/usr/bin/oshrun
+# See startup.sh: Open MPI 4.1.4 dies in shmem_finalize without it.
+OMPI_MCA=(--mca spml_ucx_opal_mem_hooks 0)
+CLUSTER_TOOL=${CLUSTER_TOOL:-$SCRIPT_DIR/../test/cluster/tools/netns-cluster}
+MIN_RUNS=1
+
+# The cluster's own names, distinct from the tests' (node*, 10.77.0) and
+# xnode.sh's (ushb*, 10.78.0), so they can run at the same time.
+export CLUSTER_PREFIX=ushs CLUSTER_SUBNET=10.79.0 CLUSTER_BRIDGE=ushsbr0
+export CLUSTER_STATE_DIR=/tmp/ushs-cluster CLUSTER_ETC_HOSTS=0
+LOCK_FILE=/tmp/ushs-scale.lock
+
+usage() {
+    cat <<EOF
+usage: $(basename "$0") [options]
+
+Times bench/scale.c (init, shmem_malloc, barrier, one far get, finalize)
+with ushmem and Open MPI's OSHMEM at growing PE counts, and prints per PE
+count: wall time of the job, wall time per PE, peak RSS per PE and the time
+shmem_init took inside the PEs; with a CSV and a PNG in --out.
+
+  --prefix DIR       ushmem install prefix (DIR/bin/oshcc, DIR/bin/oshrun);
+                     default: \$PREFIX
+  --runs N           timed runs per library and point (default $RUNS)
+  --np "LIST"        PE counts on this node (default "$NPS"; "" for none)
+  --nodes "LIST"     emulated node counts, --per-node PEs each (default
+                     "2 4 8" as root, none otherwise; "" for none); needs
+                     root, iproute2 and Open MPI's mpirun for both libraries
+  --per-node P       PEs per emulated node (default $PER_NODE)
+  --ompi-max N       no Open MPI job above N PEs (default $OMPI_MAX; 0: no cap)
+  --heap SIZE        symmetric heap per PE above --heap-above PEs, given to
+                     both libraries (default $HEAP)
+  --heap-above N     (default $HEAP_ABOVE)
+  --only ushmem|ompi one library (no ratios)
+  --timeout S        seconds before one run is killed and counted as failed
+                     (default $RUN_TIMEOUT)
+  --out DIR          scale.txt, scale.csv, scale.png, runs.txt (every run's
+                     figures), raw/ (default build/bench-results/scale)
+  --keep             keep the work directory (builds, every run's output)
+  --self-test        check this script's parsing and arithmetic, then exit
+  -h, --help         this text
+
+The heap size goes in SHMEM_SYMMETRIC_SIZE (ushmem) and SMA_SYMMETRIC_SIZE
+(Open MPI 4.1 ignores SHMEM_SYMMETRIC_SIZE; it reads SMA_SYMMETRIC_SIZE and
+SHMEM_SYMMETRIC_HEAP_SIZE); both PEs see both.
+EOF
+}
+
+die() {
+    echo "$BENCH_NAME: $*" >&2
+    exit 2
+}
+
+# median, min_max, ratio, is_uint, at_least, now_us, bench_self_test.
+# shellcheck source=lib.sh
+. "$SCRIPT_DIR/lib.sh"
+
+# ---------------------------------------------------------------- parsing
+# scale_stats NP FILE: "init_med init_max rss_mean_mib rss_max_mib" over
+# the PEs' lines of one run, or nothing (status 1) unless FILE holds
+# exactly one "scale PE k of NP ... get ok" line for every k in 0..NP-1.
+# A launcher that starts NP one-PE jobs, loses a PE or reads a wrong value
+# is a failed run, not a fast one.
+scale_stats() {
+    awk -v np="$1" '
+        $1 == "scale" && $2 == "PE" {
+            n++
+            if ($3 !~ /^[0-9]+$/ || $4 != "of" || $5 != np || $3 >= np || seen[$3]++ ||
+                $6 != "init_ms" || $8 != "hwm_kib" || $10 != "get" || $11 != "ok" ||
+                $9 !~ /^[0-9]+$/) { bad = 1; next }
+            init[n] = $7 + 0; rss += $9
+            if ($9 > rmax) rmax = $9
+        }
+        END {
+            if (bad || n != np) exit 1
+            for (i = 2; i <= n; i++)            # insertion sort, at most a few hundred
+                for (j = i; j > 1 && init[j - 1] > init[j]; j--) { t = init[j]; init[j] = init[j - 1]; init[j - 1] = t }
+            med = n % 2 ? init[(n + 1) / 2] : (init[n / 2] + init[n / 2 + 1]) / 2
+            printf "%.1f %.1f %.2f %.2f\n", med, init[n], rss / n / 1024, rmax / 1024
+        }' "$2"
+}
+
+# summarise RESULTS: one CSV line per (series, nodes, npes, lib), in order of
+# first appearance, medians over runs of every figure. RESULTS lines:
+#   series nodes npes lib wall_ms init_med init_max rss_mean rss_max   (a run)
+#   series nodes npes lib FAIL                                         (a failed run)
+#   series nodes npes lib SKIP                                         (not run)
+summarise() {
+    awk '
+        function med(key, col,   m, i, j, t, a) {
+            m = n[key]
+            for (i = 1; i <= m; i++) a[i] = v[key, i, col]
+            for (i = 2; i <= m; i++)
+                for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+        }
+        {
+            key = $1 "," $2 "," $3 "," $4
+            if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
+            if ($5 == "SKIP") { skip[key] = 1; next }
+            runs[key]++
+            if ($5 == "FAIL") next
+            m = ++n[key]
+            for (c = 5; c <= 9; c++) v[key, m, c] = $c
+        }
+        END {
+            print "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max"
+            for (k = 1; k <= nk; k++) {
+                key = order[k]
+                split(key, f, ",")
+                if (skip[key] || !n[key]) {
+                    printf "%s,%d,%s,,,,,,\n", key, n[key], runs[key]; continue
+                }
+                w = med(key, 5)
+                printf "%s,%d,%d,%.1f,%.2f,%.2f,%.2f,%.1f,%.1f\n", key, n[key], runs[key],
+                       w, w / f[3], med(key, 8), med(key, 9), med(key, 6), med(key, 7)
+            }
+        }' "$1"
+}
+
+# table CSV: the human-readable table of summarise's CSV, both libraries of
+# a point on one line, the ratio of their per-PE cost, and each library's
+# per-PE cost over the lowest of its series (issue 17 asks for every point
+# within 1.5 of it).
+table() {
+    awk -F, '
+        NR == 1 { next }
+        {
+            key = $1 "," $2 "," $3
+            if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
+            ok[key, $4]  = $6 == "" ? "skip" : $5 "/" $6
+            pp[key, $4]  = $8; wall[key, $4] = $7; rss[key, $4] = $9; init[key, $4] = $11
+            # The lowest ms/PE of the series: at a few PEs the fixed job
+            # cost (launcher, loading) inflates ms/PE, so the first point
+            # is not the one to measure the rise from.
+            if ($8 != "" && (!(($1, $4) in base) || $8 + 0 < base[$1, $4])) base[$1, $4] = $8 + 0
+        }
+        function cell(key, lib,   s) {
+            if (pp[key, lib] == "")
+                return sprintf("%5s %8s %8s %7s %8s %6s", ok[key, lib] == "" ? "-" : ok[key, lib], "-", "-", "-", "-", "-")
+            split(key, f, ",")
+            return sprintf("%5s %8.2f %8.1f %7.1f %8.1f %6.2f", ok[key, lib], wall[key, lib] / 1000,
+                           pp[key, lib], rss[key, lib], init[key, lib], pp[key, lib] / base[f[1], lib])
+        }
+        END {
+            printf "%-7s %5s %5s | %-47s | %-47s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
+            printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %6s | %5s %8s %8s %7s %8s %6s | %6s\n",
+                   "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth",
+                   "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth", "ms/PE"
+            for (k = 1; k <= nk; k++) {
+                key = order[k]; split(key, f, ",")
+                r = "n/a"
+                if (pp[key, "ushmem"] != "" && pp[key, "ompi"] + 0 > 0)
+                    r = sprintf("%.2f", pp[key, "ushmem"] / pp[key, "ompi"])
+                printf "%-7s %5s %5s | %s | %s | %6s\n", f[1], f[2], f[3], cell(key, "ushmem"), cell(key, "ompi"), r
+            }
+        }' "$1"
+}
+
+self_test() {
+    local fails=0 tmp got
+    bench_self_test >/dev/null || { echo "self-test FAIL: lib.sh checks (run startup.sh --self-test)"; fails=1; }
+    tmp=$(mktemp -d) || { echo "self-test: mktemp failed"; return 1; }
+    xcheck() { if [ "$2" != "$3" ]; then printf 'self-test FAIL: %s:\n  expected: %s\n  got:      %s\n' "$1" "$2" "$3"; fails=$((fails + 1)); fi; }
+
+    printf 'scale PE 1 of 3 init_ms 30.00 hwm_kib 2048 get ok\nnoise\nscale PE 0 of 3 init_ms 10.00 hwm_kib 1024 get ok\nscale PE 2 of 3 init_ms 20.00 hwm_kib 3072 get ok\n' >"$tmp/ok"
+    xcheck "scale_stats" "20.0 30.0 2.00 3.00" "$(scale_stats 3 "$tmp/ok")"
+    printf 'scale PE 0 of 2 init_ms 1 hwm_kib 1 get ok\nscale PE 1 of 2 init_ms 3 hwm_kib 1 get ok\n' >"$tmp/even"
+    xcheck "scale_stats even" "2.0 3.0 0.00 0.00" "$(scale_stats 2 "$tmp/even")"
+    head -n 3 "$tmp/ok" >"$tmp/missing"
+    scale_stats 3 "$tmp/missing" >/dev/null; xcheck "scale_stats one PE missing" 1 $?
+    sed 's/PE 2 of 3 init_ms 20.00 hwm_kib 3072 get ok/PE 2 of 3 init_ms 20.00 hwm_kib 3072 get bad/' "$tmp/ok" >"$tmp/bad"
+    scale_stats 3 "$tmp/bad" >/dev/null; xcheck "scale_stats wrong get" 1 $?
+    printf 'scale PE 0 of 1 init_ms 1 hwm_kib 1 get ok\nscale PE 0 of 1 init_ms 1 hwm_kib 1 get ok\n' >"$tmp/ones"
+    scale_stats 2 "$tmp/ones" >/dev/null; xcheck "scale_stats two one-PE jobs" 1 $?
+    printf 'scale PE 0 of 2 init_ms 1 hwm_kib 1 get ok\nscale PE 2 of 2 init_ms 1 hwm_kib 1 get ok\n' >"$tmp/range"
+    scale_stats 2 "$tmp/range" >/dev/null; xcheck "scale_stats PE out of range" 1 $?
+
+    cat >"$tmp/results" <<'EOF'
+node 1 4 ushmem 100 10 12 2.00 2.50
+node 1 4 ompi 400 50 60 20.00 21.00
+node 1 4 ushmem 300 30 32 4.00 4.50
+node 1 4 ompi FAIL
+node 1 4 ushmem 200 20 22 3.00 3.50
+node 1 8 ushmem 320 40 42 3.00 3.50
+node 1 8 ompi SKIP
+netns 2 16 ushmem 1600 5 6 1.00 1.00
+EOF
+    summarise "$tmp/results" >"$tmp/csv"
+    got=$(paste -sd'|' "$tmp/csv")
+    xcheck "summarise" "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max|node,1,4,ushmem,3,3,200.0,50.00,3.00,3.50,20.0,22.0|node,1,4,ompi,1,2,400.0,100.00,20.00,21.00,50.0,60.0|node,1,8,ushmem,1,1,320.0,40.00,3.00,3.50,40.0,42.0|node,1,8,ompi,0,,,,,,,|netns,2,16,ushmem,1,1,1600.0,100.00,1.00,1.00,5.0,6.0" "$got"
+    got=$(table "$tmp/csv" | awk 'NR > 2 { print $NF }' | paste -sd'|')
+    xcheck "table ratio" "0.50|n/a|n/a" "$got"
+    # Over the series' lowest ms/PE (40 at 8 PEs), not its first point.
+    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 9) }' | paste -sd'|')
+    xcheck "table growth" "1.25|1.00" "$got"
+    rm -rf "$tmp"
+    [ "$fails" -eq 0 ] && { echo "self-test: all checks passed"; return 0; }
+    echo "self-test: $fails check(s) failed"
+    return 1
+}
+
+# ---------------------------------------------------------------- options
+while [ $# -gt 0 ]; do
+    case $1 in
+        --prefix)     PREFIX=${2-}; shift ;;
+        --runs)       RUNS=${2-}; shift ;;
+        --np)         NPS=${2-}; shift ;;
+        --nodes)      NODES=${2-}; shift ;;
+        --per-node)   PER_NODE=${2-}; shift ;;
+        --ompi-max)   OMPI_MAX=${2-}; shift ;;
+        --heap)       HEAP=${2-}; shift ;;
+        --heap-above) HEAP_ABOVE=${2-}; shift ;;
+        --only)       ONLY=${2-}; shift ;;
+        --timeout)    RUN_TIMEOUT=${2-}; shift ;;
+        --out)        OUT=${2-}; shift ;;
+        --keep)       KEEP=1 ;;
+        --self-test)  self_test; exit $? ;;
+        -h|--help)    usage; exit 0 ;;
+        *)            usage >&2; die "unknown option '$1'" ;;
+    esac
+    [ $# -gt 0 ] && shift
+done
+
+at_least "$RUNS" "$MIN_RUNS" || die "--runs must be a whole number of at least $MIN_RUNS, not '$RUNS'"
+at_least "$RUN_TIMEOUT" 1 || die "--timeout must be a whole number of seconds, not '$RUN_TIMEOUT'"
+at_least "$PER_NODE" 1 || die "--per-node must be a whole number of at least 1, not '$PER_NODE'"
+is_uint "$OMPI_MAX" || die "--ompi-max must be a whole number (0: no cap), not '$OMPI_MAX'"
+is_uint "$HEAP_ABOVE" || die "--heap-above must be a whole number, not '$HEAP_ABOVE'"
+for n in $NPS; do at_least "$n" 1 || die "--np takes whole numbers of at least 1, not '$n'"; done
+case $ONLY in ''|ushmem|ompi) ;; *) die "--only takes 'ushmem' or 'ompi', not '$ONLY'" ;; esac
+[ -r "$SCALE_SRC" ] || die "cannot read $SCALE_SRC"
+command -v timeout >/dev/null || die "needs 'timeout' (Debian package coreutils)"
+
+if [ "$NODES" = default ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        NODES="2 4 8"
+    else
+        NODES=""
+        echo "$BENCH_NAME: not root: no emulated-node series (it needs network namespaces)" >&2
+    fi
+fi
+for n in $NODES; do at_least "$n" 1 || die "--nodes takes whole numbers of at least 1, not '$n'"; done
+[ -n "$NPS$NODES" ] || die "nothing to run: --np and --nodes are both empty"
+
+DO_USH=1; DO_OMPI=1
+[ "$ONLY" = ompi ] && DO_USH=0
+[ "$ONLY" = ushmem ] && DO_OMPI=0
+if [ "$DO_USH" = 1 ]; then
+    [ -n "$PREFIX" ] || die "give the ushmem install prefix: --prefix DIR (or PREFIX=DIR), or --only ompi"
+    PREFIX=$(cd "$PREFIX" 2>/dev/null && pwd) || die "install prefix does not exist (run 'make install' first)"
+    for tool in oshcc oshrun; do
+        [ -x "$PREFIX/bin/$tool" ] || die "ushmem's '$PREFIX/bin/$tool' not found or not executable"
+    done
+fi
+if [ "$DO_OMPI" = 1 ]; then
+    for tool in "$OMPI_OSHCC" "$OMPI_OSHRUN"; do
+        [ -x "$tool" ] || die "Open MPI's '$tool' not found (Debian packages openmpi-bin, libopenmpi-dev), or use --only ushmem"
+    done
+fi
+if [ -n "$NODES" ]; then
+    [ "$(id -u)" -eq 0 ] || die "--nodes needs root: it creates network namespaces and a bridge"
+    for tool in ip nsenter flock mpirun:openmpi-bin; do
+        command -v "${tool%%:*}" >/dev/null ||
+            die "needs '${tool%%:*}'$([ "${tool#*:}" != "$tool" ] && echo " (Debian package ${tool#*:})")"
+    done
+    [ -r "$CLUSTER_TOOL" ] || die "cluster tooling '$CLUSTER_TOOL' not found (set CLUSTER_TOOL to bin/netns-cluster)"
+fi
+
+mkdir -p "$OUT/raw" || die "cannot create --out '$OUT'"
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT"/raw/*.log
+# Not under a private /tmp of the caller's: the nodes start these binaries.
+WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/ushmem-scale.XXXXXX") || die "mktemp failed"
+CLUSTER_UP=0
+# shellcheck disable=SC2317  # reached through the EXIT trap
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM HUP
+    if [ "$CLUSTER_UP" = 1 ]; then
+        # down ends whatever still runs inside the nodes, by PID.
+        bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1 ||
+            echo "$BENCH_NAME: tearing down the cluster failed; run CLUSTER_PREFIX=$CLUSTER_PREFIX" \
+                 "CLUSTER_BRIDGE=$CLUSTER_BRIDGE CLUSTER_STATE_DIR=$CLUSTER_STATE_DIR bash $CLUSTER_TOOL down" >&2
+    fi
+    if [ "$KEEP" = 1 ]; then echo "$BENCH_NAME: work directory kept in $WORKDIR"; else rm -rf "$WORKDIR"; fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# ---------------------------------------------------------------- build
+build() { # build LABEL WRAPPER OUTPUT
+    "$2" -O2 "$SCALE_SRC" -o "$3" >"$WORKDIR/build-$1.log" 2>&1 ||
+        { cat "$WORKDIR/build-$1.log" >&2; die "building scale.c with $2 failed"; }
+}
+USH_EXE=$WORKDIR/scale_ushmem
+OMPI_EXE=$WORKDIR/scale_ompi
+[ "$DO_USH" = 1 ] && build ushmem "$PREFIX/bin/oshcc" "$USH_EXE"
+[ "$DO_OMPI" = 1 ] && build ompi "$OMPI_OSHCC" "$OMPI_EXE"
+
+# ---------------------------------------------------------------- runs
+FAILED=0
+RESULTS=$WORKDIR/results
+: >"$RESULTS"
+
+# run_point SERIES NODES NP LIB TAG CMD...: one job, timed; a line to
+# RESULTS unless TAG is warmup.
+run_point() {
+    local series=$1 nodes=$2 np=$3 lib=$4 tag=$5 log t0 t1 rc stats
+    shift 5
+    log=$OUT/raw/$series-$nodes-$np-$lib-$tag.log
+    t0=$(now_us)
+    (cd "$WORKDIR" && exec timeout -k 10 "$RUN_TIMEOUT" "$@") </dev/null >"$log" 2>&1
+    rc=$?
+    t1=$(now_us)
+    if [ "$rc" -eq 0 ] && stats=$(scale_stats "$np" "$log"); then
+        [ "$tag" = warmup ] ||
+            echo "$series $nodes $np $lib $(( (t1 - t0) / 1000 )) $stats" >>"$RESULTS"
+        return 0
+    fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "$BENCH_NAME: $lib on $np PEs ($series), run $tag: killed after ${RUN_TIMEOUT}s" >&2
+    else
+        echo "$BENCH_NAME: $lib on $np PEs ($series), run $tag: exit status $rc, or not one good line per PE; its output:" >&2
+    fi
+    tail -n 20 "$log" | sed 's/^/    /' >&2
+    [ "$tag" = warmup ] && return 1
+    echo "$series $nodes $np $lib FAIL" >>"$RESULTS"
+    FAILED=1
+}
+
+# heap_env NP: the environment that sizes the heap at NP PEs (the issue's
+# SHMEM_SYMMETRIC_SIZE=32M above 64), as VAR=VALUE words.
+heap_env() {
+    [ "$1" -gt "$HEAP_ABOVE" ] && echo "SHMEM_SYMMETRIC_SIZE=$HEAP SMA_SYMMETRIC_SIZE=$HEAP"
+}
+
+ompi_capped() { [ "$OMPI_MAX" -gt 0 ] && [ "$1" -gt "$OMPI_MAX" ]; }
+
+# One node: each library under its own launcher.
+node_point() { # node_point NP TAG
+    local np=$1 tag=$2 envs
+    envs=$(heap_env "$np")
+    # shellcheck disable=SC2086  # envs: VAR=VALUE words
+    [ "$DO_USH" = 1 ] && run_point node 1 "$np" ushmem "$tag" env $envs "$PREFIX/bin/oshrun" -n "$np" "$USH_EXE"
+    if [ "$DO_OMPI" = 1 ]; then
+        if ompi_capped "$np"; then
+            [ "$tag" = warmup ] || echo "node 1 $np ompi SKIP" >>"$RESULTS"
+        else
+            # shellcheck disable=SC2086
+            run_point node 1 "$np" ompi "$tag" env $envs "$OMPI_OSHRUN" --allow-run-as-root --oversubscribe \
+                -np "$np" "${OMPI_MCA[@]}" "$OMPI_EXE"
+        fi
+    fi
+}
+
+# Emulated nodes: both libraries under Open MPI's mpirun (ushmem's oshrun
+# is one node only), PER_NODE PEs on each of the first N nodes.
+AGENT=$WORKDIR/rsh-agent
+netns_point() { # netns_point NODES TAG
+    local nodes=$1 tag=$2 np hosts="" i envs fwd=()
+    np=$((nodes * PER_NODE))
+    for i in $(seq 0 $((nodes - 1))); do
+        hosts=$hosts${hosts:+,}$CLUSTER_SUBNET.$((10 + i)):$PER_NODE
+    done
+    envs=$(heap_env "$np")
+    for e in $envs; do fwd+=(-x "$e"); done
+    # The agent starts PEs with a clean environment, like ssh: UCX_* and
+    # SHMEM_* settings of the caller reach them through -x.
+    while IFS='=' read -r name _; do
+        case $name in UCX_*|SHMEM_*|SMA_*) fwd+=(-x "$name") ;; esac
+    done < <(env)
+    local mpirun=(mpirun --allow-run-as-root -np "$np" --host "$hosts"
+                  --mca plm_rsh_agent "$AGENT" --mca plm_rsh_no_tree_spawn 1
+                  --mca oob_tcp_if_include "$CLUSTER_SUBNET.0/24" --mca btl_tcp_if_include "$CLUSTER_SUBNET.0/24"
+                  # Every node sees the same cores: bound, PEs would pile up on the first ones.
+                  --bind-to none "${fwd[@]}")
+    [ "$DO_USH" = 1 ] && run_point netns "$nodes" "$np" ushmem "$tag" "${mpirun[@]}" "$USH_EXE"
+    if [ "$DO_OMPI" = 1 ]; then
+        if ompi_capped "$np"; then
+            [ "$tag" = warmup ] || echo "netns $nodes $np ompi SKIP" >>"$RESULTS"
+        else
+            run_point netns "$nodes" "$np" ompi "$tag" "${mpirun[@]}" "${OMPI_MCA[@]}" "$OMPI_EXE"
+        fi
+    fi
+}
+
+if [ -n "$NODES" ]; then
+    exec 8>"$LOCK_FILE"
+    flock -n 8 || die "another startup-scale.sh holds $LOCK_FILE (its cluster is $CLUSTER_PREFIX*); wait for it to end"
+    # shellcheck disable=SC2086  # NODES: a list of whole numbers, split on purpose
+    max_nodes=$(printf '%s\n' $NODES | sort -n | tail -n 1)
+    # A leftover of a run killed outright (the lock says nobody owns it).
+    [ -e "$CLUSTER_STATE_DIR" ] && bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1
+    CLUSTER_UP=1
+    bash "$CLUSTER_TOOL" up "$max_nodes" >>"$WORKDIR/cluster.log" 2>&1 ||
+        { cat "$WORKDIR/cluster.log" >&2; die "bringing up $max_nodes emulated nodes failed"; }
+    cat >"$AGENT" <<EOF
+#!/bin/sh
+export CLUSTER_PREFIX=$CLUSTER_PREFIX CLUSTER_SUBNET=$CLUSTER_SUBNET CLUSTER_BRIDGE=$CLUSTER_BRIDGE CLUSTER_STATE_DIR=$CLUSTER_STATE_DIR CLUSTER_ETC_HOSTS=0
+exec bash '$CLUSTER_TOOL' rsh "\$@"
+EOF
+    chmod +x "$AGENT"
+fi
+
+# shellcheck disable=SC2086  # lists of whole numbers, split on purpose
+first_np=$(printf '%s\n' $NPS | head -n 1)
+# shellcheck disable=SC2086
+first_nodes=$(printf '%s\n' $NODES | head -n 1)
+# Untimed: the first start pays for reading the libraries from disk.
+echo "warm-up (untimed) ..."
+[ -n "$first_np" ] && node_point "$first_np" warmup
+[ -n "$first_nodes" ] && netns_point "$first_nodes" warmup
+for r in $(seq 1 "$RUNS"); do
+    for np in $NPS; do
+        echo "run $r of $RUNS: $np PEs on one node ..."
+        node_point "$np" "$r"
+    done
+    for nodes in $NODES; do
+        echo "run $r of $RUNS: $nodes nodes x $PER_NODE PEs ..."
+        netns_point "$nodes" "$r"
+    done
+done
+
+# ---------------------------------------------------------------- report
+summarise "$RESULTS" >"$OUT/scale.csv"
+cp "$RESULTS" "$OUT/runs.txt"
+{
+    echo "start-up scaling of bench/scale.c (init, shmem_malloc, barrier, one get from PE"
+    echo "me+npes/2, finalize), $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), $(nproc) cores;"
+    echo "medians over $RUNS run(s) per point, libraries alternating."
+    echo "  wall s:  the whole launcher command; ms/PE: wall / PEs;"
+    echo "  MiB/PE:  peak RSS (VmHWM before shmem_finalize), mean over PEs;"
+    echo "  init ms: shmem_init inside the PEs, median over PEs;"
+    echo "  growth:  ms/PE over the series' lowest ms/PE (1.00 at the lowest; flat: all near 1);"
+    echo "  ratio:   ushmem ms/PE / Open MPI ms/PE (below 1: ushmem faster)."
+    echo "  heap: SHMEM_SYMMETRIC_SIZE=SMA_SYMMETRIC_SIZE=$HEAP above $HEAP_ABOVE PEs;" \
+         "Open MPI capped at $([ "$OMPI_MAX" -gt 0 ] && echo "$OMPI_MAX PEs" || echo "no PE count")."
+    [ -n "$NODES" ] && echo "  netns: $PER_NODE PEs on each emulated node, both libraries under Open MPI's mpirun."
+    echo
+    table "$OUT/scale.csv"
+} >"$OUT/scale.txt"
+cat "$OUT/scale.txt"
+
+if command -v gnuplot >/dev/null; then
+    # Its warnings (a curve of one point, a series not run) are noise here.
+    gnuplot -e "infile='$OUT/scale.csv'; outfile='$OUT/scale.png'" "$SCRIPT_DIR/scale.gp" \
+            2>"$WORKDIR/gnuplot.log" ||
+        { cat "$WORKDIR/gnuplot.log" >&2; echo "$BENCH_NAME: gnuplot failed; no plot" >&2; }
+else
+    echo "$BENCH_NAME: no gnuplot (apt-get install gnuplot-nox): no plot" >&2
+fi
+echo
+echo "results: $OUT/scale.txt, scale.csv, scale.png, runs.txt; every run's output in $OUT/raw/"
+if [ "$FAILED" != 0 ]; then
+    echo "$BENCH_NAME: some runs failed (see above); medians are over the correct runs only" >&2
+    exit 1
+fi
+exit 0
