@@ -35,7 +35,7 @@ pkgs="libucx-dev libucx0 libnuma1 libhwloc-dev libhwloc15 libudev1 libcap2
       libcriterion-dev libcriterion3 libnanomsg5 libffi8 libgit2-1.5 libhttp-parser2.9
       libmbedtls14 libmbedx509-1 libmbedcrypto7 libpcre2-8-0 libssh2-1 libssl3
       libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1"
-want=$(echo "$dir" $pkgs runtime-root) # moved or changed: made again
+want=$(echo "$dir" $pkgs runtime-root-2) # moved or changed: made again
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
     echo "ushmem: $arch sysroot overlay in $dir is up to date"
     exit 0
@@ -89,7 +89,11 @@ rm -f "$dir/usr/lib/$triplet/ucx/"libuct_ib.so* "$dir/usr/lib/$triplet/ucx/"libu
 libc=/usr/$triplet/lib
 mkdir -p "$dir/$(dirname $ldso)" "$dir/lib/$triplet" "$dir/etc"
 ln -sf "$libc/$(basename $ldso)" "$dir/$ldso"
-for so in "$libc"/*.so.*; do
+# QEMU falls back to the host file by file, and the loader searches
+# /lib/<triplet> before /usr/lib/<triplet>: the overlay's usr/lib
+# libraries are linked into its lib too, or a host's arm64 copy of one
+# (libudev1:arm64, say) would come first.
+for so in "$libc"/*.so.* "$dir/usr/lib/$triplet"/*.so.*; do
     [ -e "$dir/lib/$triplet/$(basename "$so")" ] || ln -s "$so" "$dir/lib/$triplet/"
 done
 : > "$dir/etc/ld.so.cache"
