@@ -33,6 +33,10 @@ PKG_FUZZ  = clang libclang-rt-14-dev
 # installed, by scripts/cross-sysroot.sh (it says why) into $(BUILD)/cross.
 PKG_CROSS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
             gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
+# The aarch64 build's tests run here under QEMU user-mode emulation
+# (test/emu/): its static user-mode emulators, and update-binfmts to
+# register the aarch64 one with the kernel (scripts/binfmt.sh).
+PKG_CROSS += qemu-user-static binfmt-support
 # make bench: Debian's Open MPI OSHMEM to compare with (its oshcc needs the
 # headers), gnuplot without X for the latency-against-size PNG, and
 # ucx_perftest, the baseline of the cross-node latency bench.
@@ -47,7 +51,7 @@ DEPS ?= yes
 # the test targets say ON, so a missing Criterion is an error there.
 TESTS ?=
 
-.PHONY: all deps deps-bench-scale configure build install demo check cross-sysroots check-tsan check-asan fuzz bench bench-scale clean
+.PHONY: all deps deps-bench-scale configure build install demo check cross-sysroots emu-binfmt check-tsan check-asan fuzz bench bench-scale clean
 
 all: build
 
@@ -72,7 +76,7 @@ demo: install
 
 check: PACKAGES += $(PKG_TEST) $(PKG_FUZZ) $(PKG_CROSS)
 check: TESTS = ON
-check: install cross-sysroots
+check: install cross-sysroots emu-binfmt
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
 
 # The arm64 and ppc64el overlays of the cross builds; where they cannot be
@@ -84,6 +88,14 @@ ifneq ($(DEPS),no)
 	    sh scripts/cross-sysroot.sh $$a $(abspath $(BUILD))/cross/$$a || \
 	        echo "ushmem: no $$a overlay: the $$a cross build will be skipped"; \
 	done
+endif
+
+# aarch64 executables run through qemu-aarch64 (binfmt_misc); where the
+# kernel or the container refuses the entry, the emu tests are skipped.
+emu-binfmt: deps
+ifneq ($(DEPS),no)
+	@sh scripts/binfmt.sh aarch64 || \
+	    echo "ushmem: no qemu-aarch64 in binfmt_misc: the emulated aarch64 tests will be skipped"
 endif
 
 # Only the ThreadSanitizer run of the threaded tests (test/sanitize/):

@@ -21,8 +21,8 @@ set -eu
 arch=${1:?usage: cross-sysroot.sh ARCH DIR}
 dir=${2:?usage: cross-sysroot.sh ARCH DIR}
 case $arch in
-    arm64) triplet=aarch64-linux-gnu ;;
-    ppc64el) triplet=powerpc64le-linux-gnu ;;
+    arm64) triplet=aarch64-linux-gnu ldso=lib/ld-linux-aarch64.so.1 ;;
+    ppc64el) triplet=powerpc64le-linux-gnu ldso=lib64/ld64.so.2 ;;
     *) echo "cross-sysroot.sh: no cross build for '$arch' (arm64 or ppc64el)" >&2; exit 2 ;;
 esac
 
@@ -35,7 +35,7 @@ pkgs="libucx-dev libucx0 libnuma1 libhwloc-dev libhwloc15 libudev1 libcap2
       libcriterion-dev libcriterion3 libnanomsg5 libffi8 libgit2-1.5 libhttp-parser2.9
       libmbedtls14 libmbedx509-1 libmbedcrypto7 libpcre2-8-0 libssh2-1 libssl3
       libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1"
-want=$(echo "$dir" $pkgs) # moved or changed: made again
+want=$(echo "$dir" $pkgs runtime-root-2) # moved or changed: made again
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
     echo "ushmem: $arch sysroot overlay in $dir is up to date"
     exit 0
@@ -77,9 +77,29 @@ done
 # loads its modules only if present.
 rm -f "$dir/usr/lib/$triplet/ucx/"libuct_ib.so* "$dir/usr/lib/$triplet/ucx/"libuct_rdmacm.so*
 
+# The overlay is also the root the emulated runs give QEMU
+# (QEMU_LD_PREFIX, test/emu/): a guest's absolute paths are looked up
+# there first, then on the host. It must hold the C library too, from the
+# same build as the dynamic loader: the loader's default directories are
+# then the overlay's, and an empty etc/ld.so.cache hides the host's, whose
+# arm64 entries (a host with libc6:arm64 installed, say) would otherwise
+# pair the cross loader with another libc.so.6: a private ABI between the
+# two, and a mismatch corrupts its thread-stack list (the first
+# pthread_create then loops for ever).
+libc=/usr/$triplet/lib
+mkdir -p "$dir/$(dirname $ldso)" "$dir/lib/$triplet" "$dir/etc"
+ln -sf "$libc/$(basename $ldso)" "$dir/$ldso"
+# QEMU falls back to the host file by file, and the loader searches
+# /lib/<triplet> before /usr/lib/<triplet>: the overlay's usr/lib
+# libraries are linked into its lib too, or a host's arm64 copy of one
+# (libudev1:arm64, say) would come first.
+for so in "$libc"/*.so.* "$dir/usr/lib/$triplet"/*.so.*; do
+    [ -e "$dir/lib/$triplet/$(basename "$so")" ] || ln -s "$so" "$dir/lib/$triplet/"
+done
+: > "$dir/etc/ld.so.cache"
+
 # Every library the overlay's shared objects need is in the overlay or
 # the cross C library: a missing one would fail the link much later.
-libc=/usr/$triplet/lib
 missing=
 for so in $(find "$dir" -name '*.so*' -type f); do
     for need in $($triplet-readelf -d "$so" 2>/dev/null |
