@@ -61,6 +61,22 @@ USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_low(size_t bytes)
     return _bzhi_u64(~(uint64_t)0, (unsigned)bytes);
 }
 
+/* Line j's share of [off, end): its bytes from off (line 0) up to end. */
+USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_share(size_t off, size_t end, size_t j)
+{
+    size_t    lo = 64 * j, upto = end <= lo ? 0 : end - lo < 64 ? end - lo : 64;
+    __mmask64 k  = ush_arch_low(upto);
+    return j == 0 ? k & ~ush_arch_low(off) : k;
+}
+
+/* The first `lines` lines, each its share (`lines` a constant). */
+USH_ARCH_TARGET_AVX512 static inline __attribute__((always_inline)) void
+ush_arch_shares(unsigned char *a, uintptr_t s, size_t off, size_t end, size_t lines)
+{
+#pragma GCC unroll 5
+    for (size_t j = 0; j < lines; j++) ush_arch_line(a, s, j, ush_arch_share(off, end, j));
+}
+
 /* Whole lines, one store each, from line `from` while a line fits below
  * end; returns the first line left. */
 USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uintptr_t s,
@@ -85,9 +101,10 @@ USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uin
     return j / 64;
 }
 
-/* Any size, though the inline copy takes those to 128 bytes. Up to 128,
- * 192 and 320 bytes from the line start, a fixed 2, 3 or 5 lines, with no
- * branch on the size within. */
+/* Any size, though the inline copy takes those to 128 bytes. Up to 64,
+ * 128 and 256 bytes, a fixed 2, 3 or 5 lines (some of them perhaps with
+ * an empty mask): the branches go by size alone, so a size class always
+ * takes the same one, whatever the alignment. */
 USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n)
 {
     size_t         off = (uintptr_t)dst & 63;
@@ -95,26 +112,17 @@ USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src
     uintptr_t      s   = (uintptr_t)src - off;
     size_t         end = off + n, j;
 
-    if (end <= 128) {
-        ush_arch_line(a, s, 0, ush_arch_low(end < 64 ? end : 64) & ~ush_arch_low(off));
-        ush_arch_line(a, s, 1, ush_arch_low(end > 64 ? end - 64 : 0));
-        return;
+    if (n <= 64) {
+        ush_arch_shares(a, s, off, end, 2);
+    } else if (n <= 128) {
+        ush_arch_shares(a, s, off, end, 3);
+    } else if (n <= 256) {
+        ush_arch_shares(a, s, off, end, 5);
+    } else {
+        ush_arch_line(a, s, 0, ~(uint64_t)0 << off);
+        j = ush_arch_lines(a, s, 1, end);
+        if (64 * j < end) ush_arch_line(a, s, j, ush_arch_low(end - 64 * j));
     }
-    ush_arch_line(a, s, 0, ~(uint64_t)0 << off);
-    if (end <= 192) {
-        ush_arch_line(a, s, 1, ush_arch_low(end < 128 ? end - 64 : 64));
-        ush_arch_line(a, s, 2, ush_arch_low(end > 128 ? end - 128 : 0));
-        return;
-    }
-    if (end <= 320) {
-        ush_arch_line(a, s, 1, ~(uint64_t)0);
-        ush_arch_line(a, s, 2, ~(uint64_t)0);
-        ush_arch_line(a, s, 3, ush_arch_low(end < 256 ? end - 192 : 64));
-        ush_arch_line(a, s, 4, ush_arch_low(end > 256 ? end - 256 : 0));
-        return;
-    }
-    j = ush_arch_lines(a, s, 1, end);
-    if (64 * j < end) ush_arch_line(a, s, j, ush_arch_low(end - 64 * j));
 }
 
 static uint64_t ush_arch_xcr0(void)
