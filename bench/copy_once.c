@@ -11,8 +11,9 @@
  * copy of the list goes to a destination (and reads a source) of its own
  * lines, so no copy finds the previous one's lines warm in the store
  * buffer. Every way copies the same list. "warm": the lines cycle through
- * 16 KiB (or two copies' worth), which stays in L1 up to 8 KiB copies; "cold": through 64 MiB, which no
- * copy has touched since the L2 (4 MiB here) last held it. Each round
+ * 16 KiB (or two copies' worth), which stays in L1 up to 8 KiB copies;
+ * "cold": through 64 MiB, which no copy has touched since the L2 (4 MiB
+ * here) last held it. Each round
  * times the list once per way, the ways taking turns, so a burst of load
  * from elsewhere falls on all of them; the figure is each way's median
  * round. The copies are made as rma.c makes them: memcpy by a call,

@@ -20,13 +20,15 @@ static inline void ush_arch_pause(void)
 }
 
 /* Set once at load time from CPUID (x86_64.c). With AVX-512BW (and the OS
- * saving its state) ush_arch_avx512 is 1: copies up to 64 bytes are one
- * masked store inline, longer ones below ush_arch_movsb_from the AVX-512
- * loop, the rest `rep movsb`. Without it, copies shorter than
+ * saving its state) ush_arch_avx512 is 1: copies up to 128 bytes are two
+ * or three masked stores inline, longer ones below
+ * ush_arch_avx512_movsb_from the AVX-512 copy, the rest `rep movsb`.
+ * Without it, copies shorter than
  * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
  * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
  * the rest 16-byte SSE2 vectors. */
 extern int    ush_arch_avx512;
+extern size_t ush_arch_avx512_movsb_from;
 extern size_t ush_arch_movsb_below;
 extern size_t ush_arch_movsb_from;
 extern size_t ush_arch_avx2_from;
@@ -106,8 +108,10 @@ static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
             ush_arch_copy_once_masked(dst, src, n);
         } else if (n <= 128) {
             ush_arch_copy_once_masked128(dst, src, n);
-        } else {
+        } else if (n < ush_arch_avx512_movsb_from) {
             ush_arch_copy_once_avx512(dst, src, n);
+        } else {
+            ush_arch_copy_movsb(dst, src, n);
         }
     } else if (n < ush_arch_movsb_below || n >= ush_arch_movsb_from) {
         ush_arch_copy_movsb(dst, src, n);

@@ -47,7 +47,9 @@ typedef void copy_fn(void *, const void *, size_t);
 
 static void fill_src(size_t n)
 {
-    for (size_t i = 0; i < sizeof src_buf; i++) src_buf[i] = (unsigned char)((i * 7 + 3 + n) & 0x7f);
+    for (size_t i = 0; i < sizeof src_buf; i++) {
+        src_buf[i] = (unsigned char)((i * 7 + 3 + n) & 0x7f);
+    }
 }
 
 /* Copy n bytes from src_buf + GUARD + so to dst_buf + GUARD + doff (the
@@ -255,7 +257,8 @@ static struct {
 static void read_cpu(void)
 {
     unsigned a, b, c, d;
-    cr_assert(__get_cpuid(1, &a, &b, &cpu.c1, &d) && __get_cpuid_count(7, 0, &a, &cpu.b7, &c, &cpu.d7));
+    cr_assert(__get_cpuid(1, &a, &b, &cpu.c1, &d) &&
+              __get_cpuid_count(7, 0, &a, &cpu.b7, &c, &cpu.d7));
     if (cpu.c1 >> 27 & 1) {
         unsigned lo, hi;
         __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -268,7 +271,8 @@ Test(arch, x86_choice_by_cpuid)
     read_cpu();
     int fsrm = cpu.d7 >> 4 & 1, erms = cpu.b7 >> 9 & 1;
     int avx2   = cpu.b7 >> 5 & 1 && cpu.c1 >> 28 & 1 && (cpu.xcr0 & 6) == 6;
-    int avx512 = avx2 && cpu.b7 >> 16 & 1 && cpu.b7 >> 30 & 1 && cpu.b7 >> 8 & 1 &&
+    int avx512 = cpu.c1 >> 27 & 1 && cpu.c1 >> 28 & 1 && (cpu.xcr0 & 6) == 6 &&
+                 cpu.b7 >> 16 & 1 && cpu.b7 >> 30 & 1 && cpu.b7 >> 8 & 1 &&
                  (cpu.xcr0 & 0xe0) == 0xe0;
 
     cr_assert_eq(ush_arch_movsb_below, fsrm ? 129 : 0, "FSRM %d: rep movsb below %zu", fsrm,
@@ -278,6 +282,9 @@ Test(arch, x86_choice_by_cpuid)
     cr_assert_eq(ush_arch_avx2_from, avx2 ? 128 : SIZE_MAX, "AVX2 %d: from %zu", avx2,
                  ush_arch_avx2_from);
     cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW %d: chosen %d", avx512, ush_arch_avx512);
+    cr_assert_eq(ush_arch_avx512_movsb_from, avx512 && (fsrm || erms) ? 8192 : SIZE_MAX,
+                 "AVX-512BW %d, FSRM %d, ERMS %d: rep movsb from %zu", avx512, fsrm, erms,
+                 ush_arch_avx512_movsb_from);
     cr_assert_eq(ush_arch_copy_once_max(), avx512 ? SIZE_MAX : 4096);
 }
 
