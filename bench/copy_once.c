@@ -12,8 +12,8 @@
  * lines, so no copy finds the previous one's lines warm in the store
  * buffer. Every way copies the same list. "warm": the lines cycle through
  * 16 KiB (or two copies' worth), which stays in L1 up to 8 KiB copies;
- * "cold": through 64 MiB, which no copy has touched since the L2 (4 MiB
- * here) last held it. Each round
+ * "cold": through 64 MiB, which no L2 (2 MiB a core here) still holds
+ * when the list comes back to it (an L3 of 260 MiB may). Each round
  * times the list once per way, the ways taking turns, so a burst of load
  * from elsewhere falls on all of them; the figure is each way's median
  * round. The copies are made as rma.c makes them: memcpy by a call,

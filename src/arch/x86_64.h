@@ -58,7 +58,19 @@ static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
  * stored twice, nor any byte outside [dst, dst + n) at all, and masked-off
  * bytes raise no fault. Inline assembly rather than intrinsics, so that
  * it inlines into callers compiled for the baseline x86-64; zmm16 needs no
- * vzeroupper afterwards. */
+ * vzeroupper afterwards.
+ *
+ * Tearing: the store is one instruction, but the SDM makes stores atomic
+ * only up to 8 bytes (16 for aligned vector stores on AVX CPUs); a wider
+ * one may reach memory in pieces, so a peer can see part of it. What a
+ * waiter needs is narrower and holds: the aligned 1/2/4/8-byte word it
+ * waits on lies in one store and one cache line (stores are split only at
+ * 8-byte boundaries, here and in the longer copies), and a core writes a
+ * line's part of a store while it owns the line, so the waiter sees the
+ * word old or new (the SDM does not promise this for wide stores; the
+ * 16- and 32-byte vector copies rely on it just the same). And as no byte
+ * is stored twice, a word it has seen new and cleared is not written
+ * again by the same put. */
 static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t n)
 {
     uint64_t mask;

@@ -165,29 +165,26 @@ static void check_stores_once(copy_fn *copy, const char *name, size_t maxn)
     struct sigaction sa = { .sa_sigaction = on_step, .sa_flags = SA_SIGINFO }, old;
     cr_assert(sigaction(SIGTRAP, &sa, &old) == 0);
     for (size_t n = 0; n <= maxn; n++) {
-        size_t pairs[2][2] = { { 63 - n % 64, n % 64 }, { n * 5 % 64, (n * 11 + 7) % 64 } };
+        /* one pair of offsets per size, every offset over the sizes */
+        size_t so = n * 5 % 64, doff = (n * 11 + 7) % 64, at = GUARD + doff;
         fill_src(n);
-        for (int k = 0; k < 2; k++) {
-            size_t so = pairs[k][0], doff = pairs[k][1], at = GUARD + doff;
-            step_dst = dst_buf;
-            step_len = GUARD + doff + n + GUARD;
-            memset(dst_buf, GUARD_BYTE, step_len);
-            memset(step_was, GUARD_BYTE, step_len);
-            memset(step_stores, 0, sizeof step_stores);
-            trap_flag(1);
-            copy(dst_buf + at, src_buf + GUARD + so, n);
-            trap_flag(0);
-            for (size_t i = 0; i < step_len; i++) {
-                int      in   = i >= at && i < at + n;
-                unsigned want = in ? 1 : 0;
-                cr_assert_eq(step_stores[i], want,
-                             "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored %u times", name, n,
-                             so, doff, (ssize_t)i - (ssize_t)at, step_stores[i]);
-                if (in) {
-                    cr_assert_eq(step_first[i], src_buf[GUARD + so + (i - at)],
-                                 "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored as %#x", name,
-                                 n, so, doff, (ssize_t)i - (ssize_t)at, step_first[i]);
-                }
+        step_dst = dst_buf;
+        step_len = GUARD + doff + n + GUARD;
+        memset(dst_buf, GUARD_BYTE, step_len);
+        memset(step_was, GUARD_BYTE, step_len);
+        memset(step_stores, 0, sizeof step_stores);
+        trap_flag(1);
+        copy(dst_buf + at, src_buf + GUARD + so, n);
+        trap_flag(0);
+        for (size_t i = 0; i < step_len; i++) {
+            int in = i >= at && i < at + n;
+            cr_assert_eq(step_stores[i], in ? 1u : 0u,
+                         "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored %u times", name, n,
+                         so, doff, (ssize_t)i - (ssize_t)at, step_stores[i]);
+            if (in) {
+                cr_assert_eq(step_first[i], src_buf[GUARD + so + (i - at)],
+                             "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored as %#x", name, n,
+                             so, doff, (ssize_t)i - (ssize_t)at, step_first[i]);
             }
         }
     }
