@@ -40,6 +40,7 @@ OMPI_OSHRUN=/usr/bin/oshrun
 OMPI_ARGS="--allow-run-as-root --oversubscribe --mca spml_ucx_opal_mem_hooks 0"
 MIN_RUNS=1
 FAILED=0
+SIZES=8:4m
 
 usage() {
     cat <<EOF
@@ -56,6 +57,8 @@ time per operation of each (microseconds) and their ratio ushmem / Open MPI.
   --mem T            heap, static or both (default $MEM)
   --bench LIST       comma-separated shbench benchmarks (default all;
                      \`shbench --help\` lists them)
+  --sizes MIN:MAX    size range in bytes, powers of two, k/m suffixes
+                     (default 8:4m)
   --only ushmem|ompi run one library (no ratios)
   --time MS          time per point shbench aims at (default $POINT_MS)
   --timeout S        seconds before one run is killed (default $RUN_TIMEOUT)
@@ -313,6 +316,7 @@ while [ $# -gt 0 ]; do
         --np)          NPS=${2-}; shift ;;
         --mem)         MEM=${2-}; shift ;;
         --bench)       BENCHES=${2-}; shift ;;
+        --sizes)       SIZES=${2-}; shift ;;
         --only)        ONLY=${2-}; shift ;;
         --time)        POINT_MS=${2-}; shift ;;
         --timeout)     RUN_TIMEOUT=${2-}; shift ;;
@@ -327,7 +331,6 @@ while [ $# -gt 0 ]; do
     [ $# -gt 0 ] && shift
 done
 
-SIZES=8:4m
 if [ "$QUICK" -eq 1 ]; then
     RUNS=1; NPS=2; POINT_MS=5; SIZES=8:64k
 fi

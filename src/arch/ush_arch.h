@@ -8,12 +8,16 @@
  *                           only approximately ush_arch_ticks_per_us());
  *   ush_arch_pause()        the CPU's hint for one step of a spin-wait;
  *   ush_arch_copy_once()    a copy that stores each destination byte
- *                           exactly once (see copy_once.h for why).
+ *                           exactly once (see copy_once.h for why);
+ *   ush_arch_copy_once_max() up to which size that copy keeps up with
+ *                           memcpy (rma.c takes memcpy with a copied-once
+ *                           tail beyond it).
  *
  * One header per architecture, chosen here at build time: x86-64, aarch64,
  * ppc64le, and portable C for the rest (or anywhere, with
  * -DUSH_ARCH_GENERIC). x86-64 also chooses at run time (x86_64.c):
- * `rep movsb` only where CPUID says it is fast, AVX2 where there is AVX2.
+ * AVX-512BW masked stores where the CPU and the OS have them, `rep movsb`
+ * only where CPUID says it is fast, AVX2 where there is AVX2.
  */
 #ifndef USH_ARCH_H_
 #define USH_ARCH_H_

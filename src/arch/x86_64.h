@@ -19,15 +19,22 @@ static inline void ush_arch_pause(void)
     __builtin_ia32_pause();
 }
 
-/* Set once at load time from CPUID (x86_64.c): copies shorter than
- * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`;
- * of the others, those from ush_arch_avx2_from on take 32-byte AVX2
- * vectors, the rest 16-byte SSE2 vectors. */
+/* Set once at load time from CPUID (x86_64.c). With AVX-512BW (and the OS
+ * saving its state) ush_arch_avx512 is 1: copies up to 128 bytes are two
+ * or three masked stores inline, longer ones below
+ * ush_arch_avx512_movsb_from the AVX-512 copy, the rest `rep movsb`.
+ * Without it, copies shorter than
+ * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
+ * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
+ * the rest 16-byte SSE2 vectors. */
+extern int    ush_arch_avx512;
+extern size_t ush_arch_avx512_movsb_from;
 extern size_t ush_arch_movsb_below;
 extern size_t ush_arch_movsb_from;
 extern size_t ush_arch_avx2_from;
 
 void ush_arch_copy_once_avx2(void *dst, const void *src, size_t n);
+void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n);
 
 /* `rep movsb` stores each byte once too. */
 static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
@@ -35,9 +42,90 @@ static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
     __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
 
+/* The registers the masked copy uses, named only where the compiler knows
+ * them: code built without AVX-512 never allocates k1 or zmm16 (and both
+ * are call-clobbered, so nothing lives in them across this). Do not inline
+ * the copy into a function given AVX-512 by a target attribute alone. */
+#if defined(__AVX512F__)
+#define USH_ARCH_MASKED_CLOBBERS_ "k1", "xmm16", "memory"
+#else
+#define USH_ARCH_MASKED_CLOBBERS_ "memory"
+#endif
+
+/* Up to 64 bytes, only where ush_arch_avx512: one masked load and one
+ * masked 64-byte store (vmovdqu8 under k1 = the low n bits). The store
+ * writes the n bytes and leaves the other 64 - n alone: no byte is
+ * stored twice, nor any byte outside [dst, dst + n) at all, and masked-off
+ * bytes raise no fault. Inline assembly rather than intrinsics, so that
+ * it inlines into callers compiled for the baseline x86-64; zmm16 needs no
+ * vzeroupper afterwards.
+ *
+ * Tearing: the store is one instruction, but the SDM makes stores atomic
+ * only up to 8 bytes (16 for aligned vector stores on AVX CPUs); a wider
+ * one may reach memory in pieces, so a peer can see part of it. What a
+ * waiter needs is narrower and holds: the aligned 1/2/4/8-byte word it
+ * waits on lies in one store and one cache line (stores are split only at
+ * 8-byte boundaries, here and in the longer copies), and a core writes a
+ * line's part of a store while it owns the line, so the waiter sees the
+ * word old or new (the SDM does not promise this for wide stores; the
+ * 16- and 32-byte vector copies rely on it just the same). And as no byte
+ * is stored twice, a word it has seen new and cleared is not written
+ * again by the same put. */
+static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t n)
+{
+    uint64_t mask;
+    __asm__ volatile("bzhi %[n], %[ones], %[mask]\n\t"
+                     "kmovq %[mask], %%k1\n\t"
+                     "vmovdqu8 (%[s]), %%zmm16%{%%k1%}%{z%}\n\t"
+                     "vmovdqu8 %%zmm16, (%[d])%{%%k1%}"
+                     : [mask] "=&r"(mask)
+                     : [n] "r"((uint64_t)n), [ones] "r"(~(uint64_t)0), [s] "r"(src),
+                       [d] "r"(dst)
+                     : USH_ARCH_MASKED_CLOBBERS_);
+}
+
+/* 65 to 128 bytes, only where ush_arch_avx512: two masked stores split
+ * at the last 8-byte boundary of the destination within its first 64
+ * bytes (57 to 64 of them), so each aligned 8-byte word is in one store;
+ * a third when more than 64 are left (from 122 bytes on, by alignment). */
+static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size_t n)
+{
+    size_t first = 64 - ((uintptr_t)dst & 7);
+    ush_arch_copy_once_masked(dst, src, first);
+    dst = (char *)dst + first;
+    src = (const char *)src + first;
+    n -= first;
+    if (__builtin_expect(n > 64, 0)) {
+        ush_arch_copy_once_masked(dst, src, 64);
+        dst = (char *)dst + 64;
+        src = (const char *)src + 64;
+        n -= 64;
+    }
+    ush_arch_copy_once_masked(dst, src, n);
+}
+
+/* Copies up to this size take ush_arch_copy_once; rma.c copies longer
+ * ones with memcpy before a copied-once tail. With AVX-512 the copy-once
+ * keeps up with memcpy at every size measured (bench/copy_once.c), so
+ * every put is copied once; the other copies fall behind from 4 KiB on. */
+static inline size_t ush_arch_copy_once_max(void)
+{
+    return ush_arch_avx512 ? SIZE_MAX : (size_t)4 << 10;
+}
+
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {
-    if (n < ush_arch_movsb_below || n >= ush_arch_movsb_from) {
+    if (ush_arch_avx512) {
+        if (n <= 64) {
+            ush_arch_copy_once_masked(dst, src, n);
+        } else if (n <= 128) {
+            ush_arch_copy_once_masked128(dst, src, n);
+        } else if (n < ush_arch_avx512_movsb_from) {
+            ush_arch_copy_once_avx512(dst, src, n);
+        } else {
+            ush_arch_copy_movsb(dst, src, n);
+        }
+    } else if (n < ush_arch_movsb_below || n >= ush_arch_movsb_from) {
         ush_arch_copy_movsb(dst, src, n);
     } else if (n >= ush_arch_avx2_from) {
         ush_arch_copy_once_avx2(dst, src, n);

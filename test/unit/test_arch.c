@@ -1,15 +1,21 @@
 /*
- * The architecture layer (src/arch/): the copy-once routine copies exactly
- * its bytes at every size and alignment on both sides, never hands the
- * work to memcpy (which stores some bytes twice), and on x86-64 takes
- * `rep movsb` only where CPUID says it is fast; the tick counter advances
+ * The architecture layer (src/arch/): each copy-once routine copies exactly
+ * its bytes at every size to 300 and all 64 alignments of source and
+ * destination, and at page edges next to inaccessible pages; never hands
+ * the work to memcpy (which stores some bytes twice); and, counted by
+ * single-stepping on x86, stores each destination byte exactly once. On
+ * x86-64 the choice follows CPUID (`rep movsb` only where it is fast,
+ * AVX-512 where the CPU and the OS have it); the tick counter advances
  * at about the rate it claims. unit_arch_generic runs the same on the
  * portable C (USH_ARCH_GENERIC).
  */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/ush_arch.h"
 
@@ -34,21 +40,32 @@ void *memcpy(void *restrict d, const void *restrict s, size_t n)
 
 typedef void copy_fn(void *, const void *, size_t);
 
-/* Copy n bytes from src_buf + so to dst_buf + doff; every byte of the
- * destination range holds its source byte, every byte around it is
- * untouched. */
+/* The source bytes are 0x00-0x7f, the guard 0xa5 and (below) the poison
+ * 0xff: a store of any source byte anywhere shows. */
+#define GUARD_BYTE  0xa5
+#define POISON_BYTE 0xff
+
+static void fill_src(size_t n)
+{
+    for (size_t i = 0; i < sizeof src_buf; i++) {
+        src_buf[i] = (unsigned char)((i * 7 + 3 + n) & 0x7f);
+    }
+}
+
+/* Copy n bytes from src_buf + GUARD + so to dst_buf + GUARD + doff (the
+ * source filled by fill_src(n)); every byte of the destination range holds
+ * its source byte, every byte around it is untouched. */
 static void check_copy(copy_fn *copy, const char *name, size_t n, size_t so, size_t doff)
 {
     /* Only the bytes around the copy: the test also runs under emulation. */
     size_t span = GUARD + doff + n + GUARD;
-    for (size_t i = 0; i < span; i++) src_buf[i] = (unsigned char)(i * 7 + 3 + n);
-    for (size_t i = 0; i < span; i++) dst_buf[i] = 0xa5;
+    memset(dst_buf, GUARD_BYTE, span);
     counting = 1;
     copy(dst_buf + GUARD + doff, src_buf + GUARD + so, n);
     counting = 0;
+    size_t at = GUARD + doff;
     for (size_t i = 0; i < span; i++) {
-        size_t at = GUARD + doff;
-        unsigned char want = i >= at && i < at + n ? src_buf[GUARD + so + (i - at)] : 0xa5;
+        unsigned char want = i >= at && i < at + n ? src_buf[GUARD + so + (i - at)] : GUARD_BYTE;
         if (dst_buf[i] != want) {
             cr_assert_fail("%s: %zu bytes, src +%zu, dst +%zu: byte %zd is %#x, expected %#x",
                            name, n, so, doff, (ssize_t)i - (ssize_t)at, dst_buf[i], want);
@@ -56,16 +73,25 @@ static void check_copy(copy_fn *copy, const char *name, size_t n, size_t so, siz
     }
 }
 
-static void check_all(copy_fn *copy, const char *name)
+/* Every size from 0 to maxn (at most 300) at all 64 offsets of source and
+ * destination in a cache line, then a few larger sizes. */
+static void check_sizes(copy_fn *copy, const char *name, size_t minn, size_t maxn)
 {
-    for (size_t n = 0; n <= 300; n++) {
-        for (size_t so = 0; so < 17; so += 5) {
-            for (size_t doff = 0; doff < 17; doff++) check_copy(copy, name, n, so, doff);
+    for (size_t n = minn; n <= maxn; n++) {
+        fill_src(n);
+        for (size_t so = 0; so < 64; so++) {
+            for (size_t doff = 0; doff < 64; doff++) check_copy(copy, name, n, so, doff);
         }
     }
+}
+
+static void check_all(copy_fn *copy, const char *name)
+{
+    check_sizes(copy, name, 0, 300);
     size_t big[] = { 511, 512, 513, 1024, 4095, 4096, 4097, MAXN };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
-        for (size_t doff = 0; doff < 17; doff += 5) check_copy(copy, name, big[i], 1, doff);
+        fill_src(big[i]);
+        for (size_t doff = 0; doff < 64; doff += 5) check_copy(copy, name, big[i], 1, doff);
     }
 }
 
@@ -79,18 +105,115 @@ static void copy_arch(void *d, const void *s, size_t n)
     ush_arch_copy_once(d, s, n);
 }
 
-Test(arch, copy_once_vec_every_size_and_alignment)
+/* Copies that end at a page followed by an inaccessible one, or start at
+ * a page preceded by one: the masked copies read and write around the
+ * bytes they copy only under a mask, which must suppress the fault. */
+static void check_page_edges(copy_fn *copy, const char *name, size_t maxn)
 {
-    memcpy_calls = 0;
-    check_all(copy_vec, "ush_arch_copy_once_vec");
-    cr_assert_eq(memcpy_calls, 0, "the vector copy called memcpy %d times", memcpy_calls);
+    long           pg = sysconf(_SC_PAGESIZE);
+    unsigned char *m  = mmap(NULL, 5 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(m != MAP_FAILED);
+    unsigned char *s = m + pg, *d = m + 3 * pg; /* one page each, fenced */
+    cr_assert(mprotect(s, pg, PROT_READ | PROT_WRITE) == 0 &&
+              mprotect(d, pg, PROT_READ | PROT_WRITE) == 0);
+    for (size_t n = 0; n <= maxn; n++) {
+        for (size_t i = 0; i < (size_t)pg; i++) s[i] = (unsigned char)((i * 7 + 3 + n) & 0x7f);
+        unsigned char *ends[4][2] = { { s, d }, { s + pg - n, d + pg - n }, { s, d + pg - n },
+                                      { s + pg - n, d } };
+        for (int k = 0; k < 4; k++) {
+            memset(d, GUARD_BYTE, pg);
+            copy(ends[k][1], ends[k][0], n);
+            cr_assert(memcmp(ends[k][1], ends[k][0], n) == 0, "%s: %zu bytes at page edges %d",
+                      name, n, k);
+        }
+    }
+    munmap(m, 5 * pg);
 }
 
-Test(arch, copy_once_dispatch_every_size_and_alignment)
+#if defined(__x86_64__)
+/*
+ * The count of stores to each byte, by single-stepping the copy (x86's
+ * trap flag): after every instruction the SIGTRAP handler finds the
+ * destination bytes that changed, counts a store to each, and poisons it
+ * (POISON_BYTE is no source byte), so a second store to the same byte
+ * changes it again and is counted too. `rep movsb` traps once per byte.
+ */
+static unsigned char *step_dst;
+static size_t         step_len;
+static unsigned char  step_was[MAXN + 3 * GUARD], step_first[MAXN + 3 * GUARD];
+static unsigned       step_stores[MAXN + 3 * GUARD];
+
+static void on_step(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)si, (void)uc;
+    for (size_t i = 0; i < step_len; i++) {
+        if (step_dst[i] == step_was[i]) continue;
+        if (step_stores[i]++ == 0) step_first[i] = step_dst[i];
+        step_dst[i] = step_was[i] = POISON_BYTE;
+    }
+}
+
+/* Not inlined: the push and pop would land in the caller's red zone. */
+__attribute__((noinline)) static void trap_flag(int on)
+{
+    if (on) __asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq" ::: "memory", "cc");
+    else __asm__ volatile("pushfq; andq $~0x100, (%%rsp); popfq" ::: "memory", "cc");
+}
+
+static void check_stores_once(copy_fn *copy, const char *name, size_t maxn)
+{
+    struct sigaction sa = { .sa_sigaction = on_step, .sa_flags = SA_SIGINFO }, old;
+    cr_assert(sigaction(SIGTRAP, &sa, &old) == 0);
+    for (size_t n = 0; n <= maxn; n++) {
+        /* one pair of offsets per size, every offset over the sizes */
+        size_t so = n * 5 % 64, doff = (n * 11 + 7) % 64, at = GUARD + doff;
+        fill_src(n);
+        step_dst = dst_buf;
+        step_len = GUARD + doff + n + GUARD;
+        memset(dst_buf, GUARD_BYTE, step_len);
+        memset(step_was, GUARD_BYTE, step_len);
+        memset(step_stores, 0, sizeof step_stores);
+        trap_flag(1);
+        copy(dst_buf + at, src_buf + GUARD + so, n);
+        trap_flag(0);
+        for (size_t i = 0; i < step_len; i++) {
+            int in = i >= at && i < at + n;
+            cr_assert_eq(step_stores[i], in ? 1u : 0u,
+                         "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored %u times", name, n,
+                         so, doff, (ssize_t)i - (ssize_t)at, step_stores[i]);
+            if (in) {
+                cr_assert_eq(step_first[i], src_buf[GUARD + so + (i - at)],
+                             "%s: %zu bytes, src +%zu, dst +%zu: byte %zd stored as %#x", name, n,
+                             so, doff, (ssize_t)i - (ssize_t)at, step_first[i]);
+            }
+        }
+    }
+    sigaction(SIGTRAP, &old, NULL);
+}
+#endif
+
+/* Every way of copying: every size and alignment, page edges, no memcpy
+ * call, and (x86) each byte stored once. */
+static void check_way(copy_fn *copy, const char *name, size_t maxn)
 {
     memcpy_calls = 0;
-    check_all(copy_arch, "ush_arch_copy_once");
-    cr_assert_eq(memcpy_calls, 0, "the copy-once called memcpy %d times", memcpy_calls);
+    if (maxn == 300) check_all(copy, name);
+    else check_sizes(copy, name, 0, maxn);
+    check_page_edges(copy, name, maxn);
+    cr_assert_eq(memcpy_calls, 0, "%s called memcpy %d times", name, memcpy_calls);
+#if defined(__x86_64__)
+    check_stores_once(copy, name, maxn);
+#endif
+}
+
+Test(arch, copy_once_vec, .timeout = 50)
+{
+    check_way(copy_vec, "ush_arch_copy_once_vec", 300);
+}
+
+Test(arch, copy_once_dispatch, .timeout = 50)
+{
+    check_way(copy_arch, "ush_arch_copy_once", 300);
 }
 
 #if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
@@ -106,24 +229,80 @@ static void copy_avx2(void *d, const void *s, size_t n)
     ush_arch_copy_once_avx2(d, s, n);
 }
 
-Test(arch, x86_copies_and_choice_by_cpuid)
+static void copy_avx512(void *d, const void *s, size_t n)
 {
-    unsigned a, b, c1, d, b7, c, d7;
-    cr_assert(__get_cpuid(1, &a, &b, &c1, &d) && __get_cpuid_count(7, 0, &a, &b7, &c, &d7));
-    int fsrm = d7 >> 4 & 1, erms = b7 >> 9 & 1, avx2 = b7 >> 5 & 1 && c1 >> 28 & 1;
+    ush_arch_copy_once_avx512(d, s, n);
+}
 
-    check_all(copy_movsb, "rep movsb");
-    if (avx2) {
-        memcpy_calls = 0;
-        check_all(copy_avx2, "ush_arch_copy_once_avx2");
-        cr_assert_eq(memcpy_calls, 0, "the AVX2 copy called memcpy %d times", memcpy_calls);
+/* The inline copies, each over the sizes it takes. */
+static void copy_masked(void *d, const void *s, size_t n)
+{
+    ush_arch_copy_once_masked(d, s, n);
+}
+
+static void copy_masked128(void *d, const void *s, size_t n)
+{
+    if (n <= 64) ush_arch_copy_once_masked(d, s, n);
+    else ush_arch_copy_once_masked128(d, s, n);
+}
+
+static struct {
+    unsigned c1, b7, d7;
+    uint64_t xcr0;
+} cpu;
+
+static void read_cpu(void)
+{
+    unsigned a, b, c, d;
+    cr_assert(__get_cpuid(1, &a, &b, &cpu.c1, &d) &&
+              __get_cpuid_count(7, 0, &a, &cpu.b7, &c, &cpu.d7));
+    if (cpu.c1 >> 27 & 1) {
+        unsigned lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        cpu.xcr0 = (uint64_t)hi << 32 | lo;
     }
+}
+
+Test(arch, x86_choice_by_cpuid)
+{
+    read_cpu();
+    int fsrm = cpu.d7 >> 4 & 1, erms = cpu.b7 >> 9 & 1;
+    int avx2   = cpu.b7 >> 5 & 1 && cpu.c1 >> 28 & 1 && (cpu.xcr0 & 6) == 6;
+    int avx512 = cpu.c1 >> 27 & 1 && cpu.c1 >> 28 & 1 && (cpu.xcr0 & 6) == 6 &&
+                 cpu.b7 >> 16 & 1 && cpu.b7 >> 30 & 1 && cpu.b7 >> 8 & 1 &&
+                 (cpu.xcr0 & 0xe0) == 0xe0;
+
     cr_assert_eq(ush_arch_movsb_below, fsrm ? 129 : 0, "FSRM %d: rep movsb below %zu", fsrm,
                  ush_arch_movsb_below);
     cr_assert_eq(ush_arch_movsb_from, fsrm || erms ? 2048 : SIZE_MAX,
                  "FSRM %d, ERMS %d: rep movsb from %zu", fsrm, erms, ush_arch_movsb_from);
     cr_assert_eq(ush_arch_avx2_from, avx2 ? 128 : SIZE_MAX, "AVX2 %d: from %zu", avx2,
                  ush_arch_avx2_from);
+    cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW %d: chosen %d", avx512, ush_arch_avx512);
+    cr_assert_eq(ush_arch_avx512_movsb_from, avx512 && (fsrm || erms) ? 8192 : SIZE_MAX,
+                 "AVX-512BW %d, FSRM %d, ERMS %d: rep movsb from %zu", avx512, fsrm, erms,
+                 ush_arch_avx512_movsb_from);
+    cr_assert_eq(ush_arch_copy_once_max(), avx512 ? SIZE_MAX : 4096);
+}
+
+Test(arch, x86_movsb, .timeout = 50)
+{
+    check_way(copy_movsb, "rep movsb", 300);
+}
+
+Test(arch, x86_avx2, .timeout = 50)
+{
+    read_cpu();
+    if (ush_arch_avx2_from == SIZE_MAX) cr_skip_test("no AVX2 here");
+    check_way(copy_avx2, "ush_arch_copy_once_avx2", 300);
+}
+
+Test(arch, x86_avx512, .timeout = 50)
+{
+    if (!ush_arch_avx512) cr_skip_test("no AVX-512BW here");
+    check_way(copy_avx512, "ush_arch_copy_once_avx512", 300);
+    check_way(copy_masked, "ush_arch_copy_once_masked", 64);
+    check_way(copy_masked128, "ush_arch_copy_once_masked128", 128);
 }
 #endif
 
