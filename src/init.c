@@ -248,10 +248,13 @@ static void ush_init_locked(int requested)
 
     ush_symm_init();
     ush_coll_init();
+    ush_agree_init();
     ush_wait_beacon_init();
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
+    ush_agree();
+    ush_team_shared_init();
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
     ush_g.finalized   = 0;
