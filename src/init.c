@@ -253,8 +253,6 @@ static void ush_init_locked(int requested)
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
-    ush_agree();
-    ush_team_shared_init();
     ush_g.initialized = 1;
     ush_g.init_count  = 1;
     ush_g.finalized   = 0;
@@ -265,7 +263,12 @@ static void ush_init_locked(int requested)
         atexit_done = 1;
     }
     ush_print_info();
-    ush_barrier_all();
+    /* The closing barrier of start-up (a quiet, then an exchange that no
+     * PE leaves before every PE has entered it), which also settles what
+     * every PE must see alike; SHMEM_TEAM_SHARED depends on it. */
+    ush_quiet(SHMEM_CTX_DEFAULT);
+    ush_agree();
+    ush_team_shared_init();
 }
 
 static void ush_init(int requested)

@@ -444,6 +444,15 @@ int ush_tp_local(int pe)
     return ush_tp.local[pe];
 }
 
+void ush_tp_peer_warm(int pe)
+{
+    if (ush_tp.local[pe]) {
+        (void)ush_tp_mapped(pe, 0);
+    } else {
+        (void)ush_tp_ep(ush_tp_ctx_default, pe);
+    }
+}
+
 ush_tp_status_t ush_tp_wireup(void)
 {
     ush_tp_ctx_t   *c = ush_tp_ctx_default;

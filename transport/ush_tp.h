@@ -147,6 +147,9 @@ static inline char *ush_tp_mapped(int pe, int seg)
 
 /* pe runs on this node. */
 int ush_tp_local(int pe);
+/* Read pe's wire-up data and make its endpoint (or map it, on this node)
+ * now rather than at the first operation. */
+void ush_tp_peer_warm(int pe);
 
 /* Start-up agreement (src/agree.c gathers the job's answers): whether
  * this PE maps its next node-local peer's memory (1 when it has none),
