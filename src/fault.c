@@ -179,13 +179,17 @@ void ush_fault_exit_look(void)
     ush_fault_exit.looking = 0;
 }
 
+/* The bound is a deadline on the monotonic clock, not a count of naps:
+ * with PEs outnumbering cores every nap oversleeps, and sixty of them
+ * added up to twice the bound. */
 static void *ush_fault_exit_timer(void *arg)
 {
-    const struct timespec poll = { 0, USH_FAULT_POLL_MS * 1000000L };
+    const struct timespec poll     = { 0, USH_FAULT_POLL_MS * 1000000L };
+    uint64_t              deadline = ush_fault_now_ns() + USH_FAULT_EXIT_WAIT_MS * 1000000ull;
 
     (void)arg;
     pthread_mutex_lock(&ush_fault_exit.lock);
-    for (int ms = 0; ms < USH_FAULT_EXIT_WAIT_MS && !ush_fault_exit.done; ms += USH_FAULT_POLL_MS) {
+    while (!ush_fault_exit.done && ush_fault_now_ns() < deadline) {
         pthread_mutex_unlock(&ush_fault_exit.lock);
         nanosleep(&poll, NULL);
         pthread_mutex_lock(&ush_fault_exit.lock);

@@ -248,6 +248,7 @@ static void ush_init_locked(int requested)
 
     ush_symm_init();
     ush_coll_init();
+    ush_agree_init();
     ush_wait_beacon_init();
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
@@ -262,7 +263,12 @@ static void ush_init_locked(int requested)
         atexit_done = 1;
     }
     ush_print_info();
-    ush_barrier_all();
+    /* The closing barrier of start-up (a quiet, then an exchange that no
+     * PE leaves before every PE has entered it), which also settles what
+     * every PE must see alike; SHMEM_TEAM_SHARED depends on it. */
+    ush_quiet(SHMEM_CTX_DEFAULT);
+    ush_agree();
+    ush_team_shared_init();
 }
 
 static void ush_init(int requested)

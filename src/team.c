@@ -90,7 +90,7 @@ void ush_team_fail_handle(const char *routine, const char *arg, const struct ush
 
 void ush_team_init(void)
 {
-    int me = ush_g.my_pe, n = ush_g.n_pes;
+    int n = ush_g.n_pes;
 
     /* Teams of an earlier init/finalize cycle are gone. */
     memset(ush_team_handles, 0, sizeof(ush_team_handles));
@@ -106,14 +106,23 @@ void ush_team_init(void)
     ush_team_free = ~UINT64_C(0) >> (64 - USH_TEAM_MAX);
 
     ush_team_setup(&ush_team_world, 0, 1, n, 0);
+}
 
-    /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps. A strided team
-     * holds them when they are consecutive (the usual block placement);
-     * otherwise it is this PE alone, which is always correct. Shared teams
-     * on different nodes are disjoint, so they can all use slot 1. */
+void ush_team_shared_init(void)
+{
+    int me = ush_g.my_pe, n = ush_g.n_pes;
+
+    /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps, which are its
+     * node's when the job agreed that node-local memory maps. A strided
+     * team holds them when they are consecutive (the usual block
+     * placement); otherwise it is this PE alone, which is always correct.
+     * Shared teams on different nodes are disjoint, so they can all use
+     * slot 1. */
     int first = me, last = me;
-    while (first > 0 && ush_tp_mapped(first - 1, USH_SEG_HEAP)) first--;
-    while (last < n - 1 && ush_tp_mapped(last + 1, USH_SEG_HEAP)) last++;
+    if (ush_tp_local_mapped) {
+        while (first > 0 && ush_tp_local(first - 1)) first--;
+        while (last < n - 1 && ush_tp_local(last + 1)) last++;
+    }
     ush_team_setup(&ush_team_shared, first, 1, last - first + 1, 1);
 }
 

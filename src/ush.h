@@ -75,6 +75,14 @@ void ush_symm_fini(void);
  * until finalize. 64-byte aligned. */
 void *ush_symm_internal_alloc(size_t size);
 
+/* The start-up agreement (agree.c): _init with the other internal objects,
+ * before wire-up; ush_agree at the end of shmem_init, whose closing
+ * barrier it is (no PE returns from it before every PE has called it).
+ * Sets ush_tp_thread_job, ush_tp_all_mapped and ush_tp_local_mapped
+ * alike on every PE. */
+void ush_agree_init(void);
+void ush_agree(void);
+
 /* The Fortran routine this thread is in (fortran/ush_fortran.h sets it
  * around the C routine it runs), so a message names what the program
  * called: "SHMEM_PUT8 (Fortran; runs shmem_put64): ...". NULL from C. */

@@ -49,8 +49,11 @@ struct ush_team {
     int                 alive;        /* 0 once destroyed (or before shmem_init) */
 };
 
-/* Set up the pool, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED; shmem_init. */
+/* Set up the pool and SHMEM_TEAM_WORLD; then, once the job agreed
+ * whether node-local memory maps (ush_agree), SHMEM_TEAM_SHARED.
+ * shmem_init. */
 void ush_team_init(void);
+void ush_team_shared_init(void);
 
 /* World PE of team member pe (0 <= pe < team->size). */
 static inline int ush_team_world_pe(const struct ush_team *team, int pe)

@@ -21,8 +21,10 @@
  * CANCELLED, srun has the status) yet signals no task, and the step only
  * ends when the stepd notices this PE's lost connection and kills it again,
  * about 2.1 s after the fault. So after PMIx_Abort the PE also ends its
- * node-local peers itself (SIGKILL, what the launchers send them anyway),
- * through pidfds opened at shmem_init so a reused pid is never hit. The
+ * node-local peers itself (SIGKILL, what the launchers send them anyway).
+ * Their pids come from their wire-up data, read then; each is held by a
+ * pidfd while its start time is compared with the one its PE published,
+ * so a reused pid is never hit. The
  * launcher then finds every task on this node gone and ends the job at
  * once; PEs on other nodes are still the launcher's to end.
  *
@@ -52,8 +54,6 @@
 static struct {
     int       prepared;
     pid_t     pid;           /* the process that prepared (not a forked child) */
-    int       *pidfds;       /* node-local peers, -1 where unknown */
-    int       npeers;
     int       req[2], ans[2]; /* handler -> helper, helper -> handler */
     pthread_t helper;
     int       status;        /* of the request, written before req */
@@ -94,6 +94,28 @@ static int ush_tp_abort_parent_open(char *name, size_t len)
     return -1;
 }
 
+/* SIGKILL to every node-local peer in our PID namespace. Reads their
+ * wire-up data (a local read after start-up): not for a signal handler. */
+static void ush_tp_abort_end_peers(void)
+{
+    uint64_t pidns = ush_tp_pidns();
+
+    if (!ush_tp.peers || !pidns) return;
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        ush_tp_blob_head_t head;
+        if (pe == ush_tp_job.rank || !ush_tp.local[pe] || ush_tp_peer_head(pe, &head) ||
+            head.pidns != pidns || head.pid <= 0 || head.start == 0) {
+            continue;
+        }
+        int fd = (int)syscall(SYS_pidfd_open, (pid_t)head.pid, 0);
+        if (fd < 0) continue; /* gone already */
+        if (ush_tp_proc_start(head.pid) == head.start) {
+            syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0);
+        }
+        close(fd);
+    }
+}
+
 static void *ush_tp_abort_helper(void *arg)
 {
     sigset_t all;
@@ -121,6 +143,7 @@ static void *ush_tp_abort_helper(void *arg)
     }
     if (c == 'a') {
         PMIx_Abort(ush_tp_ab.status, ush_tp_ab.msg, NULL, 0);
+        ush_tp_abort_end_peers(); /* what the signal handler may not do */
         if (write(ush_tp_ab.ans[1], "d", 1) < 0) {
             /* the handler's wait runs out instead */
         }
@@ -128,30 +151,9 @@ static void *ush_tp_abort_helper(void *arg)
     return NULL; /* EOF: ush_tp_abort_release */
 }
 
-static void ush_tp_abort_end_peers(void)
-{
-    for (int i = 0; i < ush_tp_ab.npeers; i++) {
-        if (ush_tp_ab.pidfds[i] >= 0) {
-            syscall(SYS_pidfd_send_signal, ush_tp_ab.pidfds[i], SIGKILL, NULL, 0);
-        }
-    }
-}
-
 void ush_tp_abort_prepare(void)
 {
     if (ush_tp_ab.prepared || !ush_tp_pmix_up) return;
-    ush_tp_ab.pidfds = malloc((size_t)ush_tp_job.size * sizeof(int));
-    if (!ush_tp_ab.pidfds) return;
-    ush_tp_ab.npeers = 0;
-    uint64_t pidns = ush_tp_pidns();
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        const ush_tp_peer_t *peer = &ush_tp.peers[pe];
-        pid_t pid = (pe != ush_tp_job.rank && ush_tp.local[pe] && pidns && peer->pidns == pidns)
-                        ? (pid_t)peer->pid : 0;
-        if (pid > 0) {
-            ush_tp_ab.pidfds[ush_tp_ab.npeers++] = (int)syscall(SYS_pidfd_open, pid, 0);
-        }
-    }
     ush_tp_ab.parent_fd = ush_tp_abort_parent_open(ush_tp_ab.parent, sizeof(ush_tp_ab.parent));
     if (pipe2(ush_tp_ab.req, O_CLOEXEC) != 0) goto fail;
     if (pipe2(ush_tp_ab.ans, O_CLOEXEC) != 0) goto fail;
@@ -177,12 +179,6 @@ void ush_tp_abort_release(void)
         if (ush_tp_ab.ans[i] >= 0) close(ush_tp_ab.ans[i]);
         ush_tp_ab.req[i] = ush_tp_ab.ans[i] = -1;
     }
-    for (int i = 0; i < ush_tp_ab.npeers; i++) {
-        if (ush_tp_ab.pidfds[i] >= 0) close(ush_tp_ab.pidfds[i]);
-    }
-    free(ush_tp_ab.pidfds);
-    ush_tp_ab.pidfds = NULL;
-    ush_tp_ab.npeers = 0;
     if (ush_tp_ab.parent_fd >= 0) close(ush_tp_ab.parent_fd);
     ush_tp_ab.parent_fd = -1;
 }
@@ -220,7 +216,6 @@ void ush_tp_abort_from_signal(int status, const char *msg)
             /* a signal to this thread: wait again (bounded per attempt) */
         }
     }
-    ush_tp_abort_end_peers();
 }
 
 void ush_tp_abort_launcher_lost(const char *why)

@@ -1,5 +1,6 @@
 /*
- * PMIx bootstrap: who we are, who is on this node, one key exchange.
+ * PMIx bootstrap: who we are, who is on this node, one blob each PE
+ * publishes and any PE may look up.
  * Ending the job is abort.c's.
  * Without a PMIx server (a program started by hand) the job is one PE.
  */
@@ -155,18 +156,29 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *
     return USH_TP_OK;
 }
 
-/* Publish one blob under key, fence with data collection, and hand every
- * PE's blob to fn. Used by the wire-up, once per shmem_init; the key
- * carries the count of inits, so a restarted library never reads what a
- * peer published in an earlier life. */
-ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob, size_t len,
-                                          int (*fn)(int pe, const void *blob, size_t len))
+/* The key of this start-up's blobs: it carries the count of inits, so a
+ * restarted library never reads what a peer published in an earlier life. */
+static void ush_tp_bootstrap_key(char *key, size_t len, const char *key_base)
+{
+    snprintf(key, len, "%s.%u", key_base, ush_tp_inits);
+}
+
+/* The blob of a singleton (no PMIx): its lookups find it here. */
+static void  *ush_tp_solo_blob;
+static size_t ush_tp_solo_len;
+
+ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob, size_t len)
 {
     if (!ush_tp_pmix_up) {
-        return fn(0, blob, len) ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
+        free(ush_tp_solo_blob);
+        ush_tp_solo_blob = malloc(len ? len : 1);
+        if (!ush_tp_solo_blob) return USH_TP_ERR_NOMEM;
+        memcpy(ush_tp_solo_blob, blob, len);
+        ush_tp_solo_len = len;
+        return USH_TP_OK;
     }
     char key[PMIX_MAX_KEYLEN + 1];
-    snprintf(key, sizeof(key), "%s.%u", key_base, ush_tp_inits);
+    ush_tp_bootstrap_key(key, sizeof(key), key_base);
     pmix_value_t v;
     PMIX_VALUE_CONSTRUCT(&v);
     v.type          = PMIX_BYTE_OBJECT;
@@ -179,6 +191,10 @@ ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob
         return USH_TP_ERR_BOOTSTRAP;
     }
 
+    /* Collected, every PE's blob is at its node's PMIx server (in PMIx's
+     * shared-memory store where the server keeps one) once the fence
+     * returns, so a later lookup is a local read, never a request that
+     * travels to the peer's node. */
     pmix_info_t info;
     bool        collect = true;
     PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
@@ -188,23 +204,37 @@ ush_tp_status_t ush_tp_bootstrap_exchange(const char *key_base, const void *blob
         ush_tp_set_error("PMIx_Fence(collect): %s", PMIx_Error_string(rc));
         return USH_TP_ERR_BOOTSTRAP;
     }
+    return USH_TP_OK;
+}
 
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        pmix_proc_t   proc;
-        pmix_value_t *val = NULL;
-        PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
-        rc = PMIx_Get(&proc, key, NULL, 0, &val);
-        if (rc != PMIX_SUCCESS || !val || val->type != PMIX_BYTE_OBJECT) {
-            ush_tp_set_error("PMIx_Get(%s) of PE %d: %s", key, pe,
-                             rc != PMIX_SUCCESS ? PMIx_Error_string(rc) : "wrong type");
-            if (val) PMIX_VALUE_RELEASE(val);
+ush_tp_status_t ush_tp_bootstrap_lookup(const char *key_base, int pe,
+                                        int (*fn)(int pe, const void *blob, size_t len,
+                                                  void *arg),
+                                        void *arg)
+{
+    if (!ush_tp_pmix_up) {
+        if (pe != 0 || !ush_tp_solo_blob) {
+            ush_tp_set_error("no wire-up data of PE %d in a job of one", pe);
             return USH_TP_ERR_BOOTSTRAP;
         }
-        int bad = fn(pe, val->data.bo.bytes, val->data.bo.size);
-        PMIX_VALUE_RELEASE(val);
-        if (bad) return USH_TP_ERR_BOOTSTRAP;
+        return fn(pe, ush_tp_solo_blob, ush_tp_solo_len, arg) ? USH_TP_ERR_BOOTSTRAP
+                                                               : USH_TP_OK;
     }
-    return USH_TP_OK;
+    char          key[PMIX_MAX_KEYLEN + 1];
+    pmix_proc_t   proc;
+    pmix_value_t *val = NULL;
+    ush_tp_bootstrap_key(key, sizeof(key), key_base);
+    PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
+    pmix_status_t rc = PMIx_Get(&proc, key, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS || !val || val->type != PMIX_BYTE_OBJECT) {
+        ush_tp_set_error("PMIx_Get(%s) of PE %d: %s", key, pe,
+                         rc != PMIX_SUCCESS ? PMIx_Error_string(rc) : "wrong type");
+        if (val) PMIX_VALUE_RELEASE(val);
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+    int bad = fn(pe, val->data.bo.bytes, val->data.bo.size, arg);
+    PMIX_VALUE_RELEASE(val);
+    return bad ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
 }
 
 void ush_tp_bootstrap_finalize(void)
@@ -218,4 +248,6 @@ void ush_tp_bootstrap_finalize(void)
         PMIx_Finalize(NULL, 0);
         ush_tp_pmix_up = 0;
     }
+    free(ush_tp_solo_blob);
+    ush_tp_solo_blob = NULL;
 }

@@ -114,7 +114,8 @@ err:
 
 char *ush_tp_share_attach(int pe, int seg)
 {
-    const ush_tp_share_t *sh = &ush_tp.peers[pe].share[seg];
+    ush_tp_peer_t        *peer = ush_tp_peer(pe);
+    const ush_tp_share_t *sh   = &peer->share[seg];
     char                  path[64];
 
     if (sh->len == 0) return NULL;
@@ -125,7 +126,7 @@ char *ush_tp_share_attach(int pe, int seg)
     close(fd);
     if (map == MAP_FAILED) return NULL;
 
-    ush_tp.peers[pe].share_map[seg] = map;
+    peer->share_map[seg] = map;
     return map + sh->offset;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@ int             ush_tp_progress_mt;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
 int            ush_tp_all_mapped;
+int            ush_tp_local_mapped;
 
 static ush_tp_ctx_t ush_tp_ctx_default_obj;
 static char         ush_tp_errbuf[512];
@@ -109,9 +111,15 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
     ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
 
-    ush_tp.peers = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
-    ush_tp_map   = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
-    if (!ush_tp.peers || !ush_tp_map) return USH_TP_ERR_NOMEM;
+    /* A small record per peer, filled on first use: a PE reads a peer's
+     * wire-up data, makes its endpoint and maps its memory only if it
+     * talks to it, so start-up costs the same at any job size. */
+    ush_tp.peers       = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
+    ush_tp_map         = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
+    ush_tp.map_pending = calloc((size_t)ush_tp_job.size, 1);
+    if (!ush_tp.peers || !ush_tp_map || !ush_tp.map_pending) return USH_TP_ERR_NOMEM;
+    pthread_mutex_init(&ush_tp.peer_lock, NULL);
+    pthread_mutex_init(&ush_tp.map_lock, NULL);
 
     ush_tp_ctx_default = &ush_tp_ctx_default_obj;
     return ush_tp_ctx_init(ush_tp_ctx_default, worker, mode);
@@ -217,9 +225,10 @@ ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size)
     return st;
 }
 
-/* Wire-up blob: u32 nsegs, u32 addr_len, i32 pid, u32 thread mode provided,
- * u64 pid namespace, addr, then per segment
+/* Wire-up blob: ush_tp_blob_head_t, the worker address, then per segment
  * u64 base, u64 size, u32 rkey_len, rkey, share. */
+#define USH_TP_WIREUP_KEY "ushmem.wireup"
+
 static void ush_tp_blob_put(char **p, const void *src, size_t len)
 {
     memcpy(*p, src, len);
@@ -242,6 +251,29 @@ uint64_t ush_tp_pidns(void)
     return stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
+uint64_t ush_tp_proc_start(int pid)
+{
+    char               path[64], buf[1024];
+    unsigned long long start = 0;
+    int                fd;
+    ssize_t            len;
+
+    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
+    len = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (len <= 0) return 0;
+    buf[len] = '\0';
+    /* The name in parentheses may hold anything; the fields after its
+     * last ')' are plain: state is the 3rd field, starttime the 22nd. */
+    const char *p = strrchr(buf, ')');
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                            "%*d %*d %*d %*d %llu", &start) != 1) {
+        return 0;
+    }
+    return start;
+}
+
 static void *ush_tp_dup(const void *src, size_t len)
 {
     void *d = malloc(len ? len : 1);
@@ -249,21 +281,19 @@ static void *ush_tp_dup(const void *src, size_t len)
     return d;
 }
 
-static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
+static int ush_tp_peer_unpack(int pe, const void *blob, size_t len, void *arg)
 {
     const char    *p = blob, *end = p + len;
-    ush_tp_peer_t *peer = &ush_tp.peers[pe];
-    uint32_t       nsegs, alen;
+    ush_tp_peer_t *peer = arg;
+    uint32_t       nsegs;
 
-    if (ush_tp_blob_get(&p, end, &nsegs, 4) || ush_tp_blob_get(&p, end, &alen, 4) ||
-        ush_tp_blob_get(&p, end, &peer->pid, 4) || ush_tp_blob_get(&p, end, &peer->thread, 4) ||
-        ush_tp_blob_get(&p, end, &peer->pidns, 8) ||
-        nsegs > USH_TP_MAX_SEGS || (size_t)(end - p) < alen) {
+    if (ush_tp_blob_get(&p, end, &peer->head, sizeof(peer->head)) ||
+        peer->head.nsegs > USH_TP_MAX_SEGS || (size_t)(end - p) < peer->head.addr_len) {
         goto bad;
     }
-    peer->worker_addr     = ush_tp_dup(p, alen);
-    peer->worker_addr_len = alen;
-    p += alen;
+    nsegs             = peer->head.nsegs;
+    peer->worker_addr = ush_tp_dup(p, peer->head.addr_len);
+    p += peer->head.addr_len;
     for (uint32_t s = 0; s < nsegs; s++) {
         uint32_t rlen;
         if (ush_tp_blob_get(&p, end, &peer->seg_base[s], 8) ||
@@ -279,6 +309,41 @@ static int ush_tp_peer_unpack(int pe, const void *blob, size_t len)
 bad:
     ush_tp_set_error("wire-up data of PE %d is malformed (%zu bytes)", pe, len);
     return -1;
+}
+
+ush_tp_peer_t *ush_tp_peer_load(int pe)
+{
+    ush_tp_peer_t *peer = &ush_tp.peers[pe];
+
+    pthread_mutex_lock(&ush_tp.peer_lock);
+    if (!peer->loaded) {
+        if (ush_tp_bootstrap_lookup(USH_TP_WIREUP_KEY, pe, ush_tp_peer_unpack, peer) !=
+            USH_TP_OK) {
+            ush_tp_fatal("wire-up with PE %d: %s", pe, ush_tp_strerror());
+        }
+        __atomic_store_n(&peer->loaded, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&ush_tp.peer_lock);
+    return peer;
+}
+
+static int ush_tp_head_unpack(int pe, const void *blob, size_t len, void *arg)
+{
+    (void)pe;
+    if (len < sizeof(ush_tp_blob_head_t)) return -1;
+    memcpy(arg, blob, sizeof(ush_tp_blob_head_t));
+    return 0;
+}
+
+int ush_tp_peer_head(int pe, ush_tp_blob_head_t *head)
+{
+    const ush_tp_peer_t *peer = &ush_tp.peers[pe];
+    if (__atomic_load_n(&peer->loaded, __ATOMIC_ACQUIRE)) {
+        *head = peer->head;
+        return 0;
+    }
+    return ush_tp_bootstrap_lookup(USH_TP_WIREUP_KEY, pe, ush_tp_head_unpack, head) ==
+                   USH_TP_OK ? 0 : -1;
 }
 
 /* Whether UCX has a transport that can do atomics in a network device (the
@@ -303,34 +368,88 @@ static int ush_tp_device_atomics(void)
     return found;
 }
 
-/* Map node-local peers' segments into our address space: a segment the
+/* Map node-local peer pe's segments into our address space: a segment the
  * peer shared through a memfd (its static data), or one UCX can map
- * (memory its shared-memory domains allocated). Others stay on UCX. */
-static void ush_tp_map_local_peers(void)
+ * (memory its shared-memory domains allocated). Others stay on UCX.
+ * Under map_lock. */
+static void ush_tp_map_peer(int pe)
 {
-    int me = ush_tp_job.rank;
+    ush_tp_peer_t *peer = ush_tp_peer(pe);
     for (int s = 0; s < ush_tp.nsegs; s++) {
-        ush_tp_map[(size_t)me * USH_TP_MAX_SEGS + s] = ush_tp.seg_base[s];
-    }
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        if (pe == me || !ush_tp.local[pe]) continue;
-        for (int s = 0; s < ush_tp.nsegs; s++) {
-            void *ptr = ush_tp_share_attach(pe, s);
-            if (!ptr && ucp_rkey_ptr(ush_tp_rkey(ush_tp_ctx_default, pe, s),
-                                     ush_tp.peers[pe].seg_base[s], &ptr) != UCS_OK) {
-                ptr = NULL;
-            }
-            ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s] = ptr;
+        void *ptr = ush_tp_share_attach(pe, s);
+        if (!ptr && ucp_rkey_ptr(ush_tp_rkey(ush_tp_ctx_default, pe, s), peer->seg_base[s],
+                                 &ptr) != UCS_OK) {
+            ptr = NULL;
         }
+        /* Every PE agreed at start-up that node-local memory maps (the
+         * collectives rely on it); a peer that does not is a node whose
+         * processes differ in what they may do to each other. */
+        if (!ptr && ush_tp_all_mapped) {
+            ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), on this node, "
+                         "although every PE could map its neighbour's at start-up; are the PEs "
+                         "of this node in different containers or PID namespaces?", pe, s);
+        }
+        __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
     }
-    /* CPU atomics on mapped memory agree with UCX's unless a network
-     * device performs atomics on the same memory: UCX's software atomics
-     * (TCP, shared memory) are CPU atomics run by the target. */
-    ush_tp_direct_amo = ush_tp_job.num_nodes <= 1 || !ush_tp_device_atomics();
+}
 
-    ush_tp_all_mapped = ush_tp_direct_amo;
-    for (size_t i = 0; i < (size_t)ush_tp_job.size * USH_TP_MAX_SEGS; i++) {
-        if (i % USH_TP_MAX_SEGS < (size_t)ush_tp.nsegs && !ush_tp_map[i]) ush_tp_all_mapped = 0;
+char *ush_tp_map_miss(int pe, int seg)
+{
+    char **slot = &ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+
+    /* A peer is mapped once, by the first thread to need it; the others
+     * see the slots it stored once they see pending cleared (release). */
+    if (__atomic_load_n(&ush_tp.map_pending[pe], __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&ush_tp.map_lock);
+        if (ush_tp.map_pending[pe]) {
+            ush_tp_map_peer(pe);
+            __atomic_store_n(&ush_tp.map_pending[pe], 0, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&ush_tp.map_lock);
+    }
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
+/* The next PE on this node after us, in rank order and around; -1 alone. */
+static int ush_tp_local_next(void)
+{
+    for (int i = 1; i < ush_tp_job.size; i++) {
+        int pe = (ush_tp_job.rank + i) % ush_tp_job.size;
+        if (ush_tp.local[pe]) return pe;
+    }
+    return -1;
+}
+
+int ush_tp_map_probe(void)
+{
+    int next = ush_tp_local_next();
+    if (next < 0) return 1;
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        if (!ush_tp_mapped(next, s)) return 0;
+    }
+    return 1;
+}
+
+void ush_tp_agreed(ush_tp_thread_t thread_max, int local_mappable)
+{
+    int all_local = 1;
+    for (int pe = 0; pe < ush_tp_job.size; pe++) all_local &= ush_tp.local[pe] != 0;
+    ush_tp_thread_job  = thread_max;
+    ush_tp_all_mapped  = local_mappable && all_local && ush_tp_direct_amo;
+    ush_tp_local_mapped = local_mappable;
+}
+
+int ush_tp_local(int pe)
+{
+    return ush_tp.local[pe];
+}
+
+void ush_tp_peer_warm(int pe)
+{
+    if (ush_tp.local[pe]) {
+        (void)ush_tp_mapped(pe, 0);
+    } else {
+        (void)ush_tp_ep(ush_tp_ctx_default, pe);
     }
 }
 
@@ -347,7 +466,7 @@ ush_tp_status_t ush_tp_wireup(void)
     st = ucp_worker_get_address(c->worker, &addr, &alen);
     USH_TP_UCX_CHECK("ucp_worker_get_address", st);
 
-    size_t blob_len = 24 + alen;
+    size_t blob_len = sizeof(ush_tp_blob_head_t) + alen;
     for (int s = 0; s < ush_tp.nsegs; s++) {
         st = ucp_rkey_pack(ush_tp.context, ush_tp.seg_memh[s], &rkey_buf[s], &rkey_len[s]);
         if (st != UCS_OK) {
@@ -363,15 +482,15 @@ ush_tp_status_t ush_tp_wireup(void)
         ret = USH_TP_ERR_NOMEM;
         goto out_release;
     }
-    uint32_t nsegs = (uint32_t)ush_tp.nsegs, alen32 = (uint32_t)alen;
-    int32_t  pid   = (int32_t)getpid();
-    uint64_t pidns = ush_tp_pidns();
-    ush_tp_blob_put(&p, &nsegs, 4);
-    ush_tp_blob_put(&p, &alen32, 4);
-    uint32_t thread = (uint32_t)ush_tp_thread_provided;
-    ush_tp_blob_put(&p, &pid, 4);
-    ush_tp_blob_put(&p, &thread, 4);
-    ush_tp_blob_put(&p, &pidns, 8);
+    ush_tp_blob_head_t head = {
+        .nsegs    = (uint32_t)ush_tp.nsegs,
+        .addr_len = (uint32_t)alen,
+        .pid      = (int32_t)getpid(),
+        .thread   = (uint32_t)ush_tp_thread_provided,
+        .pidns    = ush_tp_pidns(),
+        .start    = ush_tp_proc_start(getpid()),
+    };
+    ush_tp_blob_put(&p, &head, sizeof(head));
     ush_tp_blob_put(&p, addr, alen);
     for (int s = 0; s < ush_tp.nsegs; s++) {
         uint64_t base = (uintptr_t)ush_tp.seg_base[s], size = ush_tp.seg_size[s];
@@ -382,17 +501,31 @@ ush_tp_status_t ush_tp_wireup(void)
         ush_tp_blob_put(&p, rkey_buf[s], rkey_len[s]);
         ush_tp_blob_put(&p, &ush_tp.seg_share[s], sizeof(ush_tp_share_t));
     }
-    ret = ush_tp_bootstrap_exchange("ushmem.wireup", blob, blob_len, ush_tp_peer_unpack);
-    free(blob);
-    if (ret == USH_TP_OK) {
-        ush_tp_map_local_peers();
-        ush_tp_thread_job = USH_TP_THREAD_SINGLE;
-        for (int pe = 0; pe < ush_tp_job.size; pe++) {
-            if (ush_tp.peers[pe].thread > (uint32_t)ush_tp_thread_job) {
-                ush_tp_thread_job = (ush_tp_thread_t)ush_tp.peers[pe].thread;
-            }
-        }
+    /* Our own record from our own blob: a self endpoint needs it. */
+    int me = ush_tp_job.rank;
+    ret    = ush_tp_bootstrap_publish(USH_TP_WIREUP_KEY, blob, blob_len);
+    if (ret == USH_TP_OK && ush_tp_peer_unpack(me, blob, blob_len, &ush_tp.peers[me])) {
+        ret = USH_TP_ERR_BOOTSTRAP;
     }
+    free(blob);
+    if (ret != USH_TP_OK) goto out_release;
+    ush_tp.peers[me].loaded = 1;
+
+    for (int s = 0; s < ush_tp.nsegs; s++) {
+        ush_tp_map[(size_t)me * USH_TP_MAX_SEGS + s] = ush_tp.seg_base[s];
+    }
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        ush_tp.map_pending[pe] = pe != me && ush_tp.local[pe];
+    }
+    /* CPU atomics on mapped memory agree with UCX's unless a network
+     * device performs atomics on the same memory: UCX's software atomics
+     * (TCP, shared memory) are CPU atomics run by the target. */
+    ush_tp_direct_amo = ush_tp_job.num_nodes <= 1 || !ush_tp_device_atomics();
+    /* What the job agrees on comes later (ush_tp_agreed); until then the
+     * choices that must be alike everywhere take their safe side. */
+    ush_tp_thread_job   = USH_TP_THREAD_MULTI;
+    ush_tp_all_mapped   = 0;
+    ush_tp_local_mapped = 0;
 
 out_release:
     for (int s = 0; s < ush_tp.nsegs; s++) {
@@ -409,7 +542,7 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
     if (!ep) {
         ucp_ep_params_t ep_params = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
-            .address    = ush_tp.peers[pe].worker_addr,
+            .address    = ush_tp_peer(pe)->worker_addr,
         };
         ucs_status_t st = ucp_ep_create(c->worker, &ep_params, &ep);
         if (st != UCS_OK) {
@@ -432,7 +565,7 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
     ucp_rkey_h *slot = &c->rkeys[(size_t)pe * USH_TP_MAX_SEGS + seg];
     ucp_rkey_h  rkey = *slot;
     if (!rkey) {
-        ucs_status_t st = ucp_ep_rkey_unpack(ep, ush_tp.peers[pe].rkey_buf[seg], &rkey);
+        ucs_status_t st = ucp_ep_rkey_unpack(ep, ush_tp_peer(pe)->rkey_buf[seg], &rkey);
         if (st != UCS_OK) {
             ush_tp_fatal("ucp_ep_rkey_unpack for PE %d segment %d: %s", pe, seg,
                          ucs_status_string(st));
@@ -496,6 +629,9 @@ void ush_tp_finalize(void)
     }
     free(ush_tp.peers);
     free(ush_tp_map);
+    free(ush_tp.map_pending);
+    pthread_mutex_destroy(&ush_tp.peer_lock);
+    pthread_mutex_destroy(&ush_tp.map_lock);
     ucs_log_pop_handler();
     ucp_cleanup(ush_tp.context);
     free(ush_tp.local);

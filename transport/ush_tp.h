@@ -43,14 +43,14 @@ typedef struct ush_tp_ctx ush_tp_ctx_t;
 ush_tp_status_t ush_tp_bootstrap_init(void);
 void            ush_tp_abort(int status, const char *msg) __attribute__((noreturn));
 /* After wire-up, where no launcher of ours watches the PEs (not oshrun):
- * the helper thread that calls PMIx_Abort for a signal handler, and
- * handles on the node-local peers, whom an abort then ends itself
- * (bootstrap.c says why). _release undoes it at finalize. */
+ * the helper thread that calls PMIx_Abort for a signal handler; an abort
+ * then also ends the node-local peers itself (abort.c says why).
+ * _release undoes it at finalize. */
 void            ush_tp_abort_prepare(void);
 void            ush_tp_abort_release(void);
-/* From a fatal-signal handler: ask the launcher to end the job (PMIx_Abort,
- * through the helper, waited for at most 0.5 s), end the node-local peers
- * and return, so the caller can die of its signal. Async-signal-safe;
+/* From a fatal-signal handler: ask the launcher to end the job and end
+ * the node-local peers (both by the helper, waited for at most 0.5 s),
+ * then return, so the caller can die of its signal. Async-signal-safe;
  * nothing without _prepare or in a forked child. */
 void            ush_tp_abort_from_signal(int status, const char *msg);
 /* The PMIx server is gone (called in PMIx's thread): one line naming the
@@ -66,8 +66,9 @@ void            ush_tp_bootstrap_finalize(void);
  * thread-safe and able to sleep on events, for ush_tp_progress_thread_start. */
 ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread);
 extern ush_tp_thread_t ush_tp_thread_provided;
-/* The highest thread mode any PE of the job was provided (after wire-up):
- * a choice every PE must make alike can depend on it. */
+/* The highest thread mode any PE of the job was provided (after
+ * ush_tp_agreed; THREAD_MULTI before): a choice every PE must make alike
+ * can depend on it. */
 extern ush_tp_thread_t ush_tp_thread_job;
 
 /* A thread that progresses the default worker whenever a request arrives,
@@ -85,8 +86,9 @@ ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, size_t lead
 ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size);
 /* Registers existing memory (the executable's static data) as segment seg. */
 ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size);
-/* One PMIx fence: every PE's worker address and segments (base, size,
- * packed rkey); then maps node-local peers' segments where UCX can. */
+/* Publishes this PE's worker address and segments (base, size, packed
+ * rkey) with one PMIx fence. A peer's are read, its endpoint made and its
+ * memory mapped when first needed. */
 ush_tp_status_t ush_tp_wireup(void);
 void            ush_tp_finalize(void);
 const char     *ush_tp_strerror(void);   /* reason of the last failure */
@@ -116,20 +118,46 @@ void            ush_tp_ctx_progress_all(int multiple);
 int             ush_tp_ctx_workers(void);
 
 /* Local address of pe's segment seg where it is mapped (self, or a
- * node-local peer whose segment ucp_rkey_ptr could map), else NULL.
+ * node-local peer whose segment could be mapped), else NULL. A node-local
+ * peer is mapped on the first call that asks for it.
  * Indexed [pe * USH_TP_MAX_SEGS + seg]. */
 extern char **ush_tp_map;
 /* CPU atomics on mapped addresses are coherent with every other path that
  * reaches the same memory (true when the job is on one node). */
 extern int ush_tp_direct_amo;
-/* Every segment of every PE is mapped and takes CPU atomics: no operation
- * of this job reaches this PE through UCX, so waits need not progress it. */
+/* Every segment of every PE maps and takes CPU atomics: no operation of
+ * this job reaches this PE through UCX, so waits need not progress it.
+ * Agreed by the whole job at start-up (ush_tp_agreed), so alike on every
+ * PE; 0 until then. */
 extern int ush_tp_all_mapped;
+/* Every PE maps its node-local peers' memory (agreed likewise). */
+extern int ush_tp_local_mapped;
+
+/* The slow half of ush_tp_mapped: maps pe if it is a node-local peer not
+ * yet mapped. */
+char *ush_tp_map_miss(int pe, int seg);
 
 static inline char *ush_tp_mapped(int pe, int seg)
 {
-    return ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    /* acquire: pairs with the store of the thread that mapped it (a
+     * plain load on x86, ldar on aarch64) */
+    char *p = __atomic_load_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg], __ATOMIC_ACQUIRE);
+    return __builtin_expect(p != NULL, 1) ? p : ush_tp_map_miss(pe, seg);
 }
+
+/* pe runs on this node. */
+int ush_tp_local(int pe);
+/* Read pe's wire-up data and make its endpoint (or map it, on this node)
+ * now rather than at the first operation. */
+void ush_tp_peer_warm(int pe);
+
+/* Start-up agreement (src/agree.c gathers the job's answers): whether
+ * this PE maps its next node-local peer's memory (1 when it has none),
+ * which tells whether the node's PEs may map each other; then what the
+ * whole job answered: the highest thread mode any PE was provided, and
+ * whether every PE could map its neighbour. */
+int  ush_tp_map_probe(void);
+void ush_tp_agreed(ush_tp_thread_t thread_max, int local_mappable);
 
 /* -- operations through UCX (for peers/segments that are not mapped) ------ */
 typedef enum {

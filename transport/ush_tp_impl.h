@@ -17,18 +17,26 @@ typedef struct {
     uint64_t len;    /* of the mapping */
 } ush_tp_share_t;
 
-/* What a PE published about itself at wire-up. */
+/* The fixed head of a PE's wire-up blob (ucx.c has the whole layout). */
 typedef struct {
-    void    *worker_addr;               /* ucp worker address blob */
-    int32_t  pid;                       /* on its node (abort.c ends node-local peers) */
-    uint32_t thread;                    /* its ush_tp_thread_provided */
-    uint64_t pidns;                     /* ush_tp_pidns() of the peer */
-    size_t   worker_addr_len;
-    uint64_t seg_base[USH_TP_MAX_SEGS];
-    uint64_t seg_size[USH_TP_MAX_SEGS];
-    void    *rkey_buf[USH_TP_MAX_SEGS]; /* packed rkeys */
-    ush_tp_share_t share[USH_TP_MAX_SEGS];
-    char          *share_map[USH_TP_MAX_SEGS]; /* where we mapped it, or NULL */
+    uint32_t nsegs;
+    uint32_t addr_len;
+    int32_t  pid;    /* on its node (abort.c ends node-local peers) */
+    uint32_t thread; /* its ush_tp_thread_provided */
+    uint64_t pidns;  /* ush_tp_pidns() of the peer */
+    uint64_t start;  /* ush_tp_proc_start() of the peer */
+} ush_tp_blob_head_t;
+
+/* What a PE published about itself at wire-up, read on first use. */
+typedef struct {
+    int                loaded;          /* the rest is valid (release-stored) */
+    ush_tp_blob_head_t head;
+    void              *worker_addr;     /* ucp worker address blob */
+    uint64_t           seg_base[USH_TP_MAX_SEGS];
+    uint64_t           seg_size[USH_TP_MAX_SEGS];
+    void              *rkey_buf[USH_TP_MAX_SEGS]; /* packed rkeys */
+    ush_tp_share_t     share[USH_TP_MAX_SEGS];
+    char              *share_map[USH_TP_MAX_SEGS]; /* where we mapped it, or NULL */
 } ush_tp_peer_t;
 
 /* A worker of created contexts (ctx_pool.c). Up to a cap, each context
@@ -71,14 +79,34 @@ typedef struct {
     size_t          seg_size[USH_TP_MAX_SEGS];
     ush_tp_share_t  seg_share[USH_TP_MAX_SEGS];
     int             nsegs;
-    ush_tp_peer_t  *peers;      /* [pe] */
+    ush_tp_peer_t  *peers;      /* [pe], each loaded on first use */
     int            *local;      /* [pe]: on this node */
+    unsigned char  *map_pending; /* [pe]: a node-local peer not yet mapped */
+    pthread_mutex_t peer_lock;  /* loading a peer */
+    pthread_mutex_t map_lock;   /* mapping a peer */
 } ush_tp_state_t;
 
 extern ush_tp_state_t ush_tp;
 /* PMIx_Init succeeded (bootstrap.c); abort.c asks the launcher only then. */
 extern int ush_tp_pmix_up;
 uint64_t   ush_tp_pidns(void);
+/* When process pid started (clock ticks since boot), 0 if unknown: with
+ * the pid it names one process, whatever pids the system reuses. */
+uint64_t   ush_tp_proc_start(int pid);
+
+/* PE pe's published record, looked up on the first call (a fatal error if
+ * it cannot be). Thread-safe. */
+ush_tp_peer_t *ush_tp_peer_load(int pe);
+
+static inline ush_tp_peer_t *ush_tp_peer(int pe)
+{
+    ush_tp_peer_t *peer = &ush_tp.peers[pe];
+    return __atomic_load_n(&peer->loaded, __ATOMIC_ACQUIRE) ? peer : ush_tp_peer_load(pe);
+}
+
+/* The head of PE pe's blob without loading the rest (for abort.c, which
+ * may run while a load holds the lock); 0 on success. */
+int ush_tp_peer_head(int pe, ush_tp_blob_head_t *head);
 
 /* The default worker is thread-safe (so a progress thread may drive it). */
 extern int ush_tp_progress_mt;
@@ -110,13 +138,18 @@ static inline ucp_rkey_h ush_tp_rkey(ush_tp_ctx_t *c, int pe, int seg)
 
 static inline uint64_t ush_tp_raddr(int pe, int seg, size_t off)
 {
-    return ush_tp.peers[pe].seg_base[seg] + off;
+    return ush_tp_peer(pe)->seg_base[seg] + off;
 }
 
-/* Publish one blob under key, fence with data collection, and hand every
- * PE's blob to fn (which returns non-zero on a malformed blob). */
-ush_tp_status_t ush_tp_bootstrap_exchange(const char *key, const void *blob, size_t len,
-                                          int (*fn)(int pe, const void *blob, size_t len));
+/* Publish this PE's blob under key and fence with data collection: every
+ * PE's blob can be looked up once it returns. */
+ush_tp_status_t ush_tp_bootstrap_publish(const char *key, const void *blob, size_t len);
+/* Hand PE pe's blob under key to fn (which returns non-zero on a malformed
+ * blob). Thread-safe; a local read after the fence of publish. */
+ush_tp_status_t ush_tp_bootstrap_lookup(const char *key, int pe,
+                                        int (*fn)(int pe, const void *blob, size_t len,
+                                                  void *arg),
+                                        void *arg);
 
 /* A fence across the job during which progress(arg) keeps running, so
  * peers still draining traffic towards this PE are served. */

@@ -1,0 +1,74 @@
+/*
+ * What every PE must see alike, settled once at start-up.
+ *
+ * Some choices are made by each PE alone yet must come out the same on
+ * every PE: a collective's algorithm, whether a barrier's flags are plain
+ * stores, the locking of the active-set channels. They depend on facts
+ * only the PEs themselves know: the thread mode UCX gave each, and whether
+ * the PEs of a node can map each other's memory. Reading every peer's
+ * wire-up data would tell, at a cost that grows with the job; instead the
+ * PEs OR their answers together in a dissemination all-reduce: round r
+ * sends what this PE has gathered to PE me + 2^r and ORs in what PE
+ * me - 2^r sent, so after ceil(log2 n) rounds every PE holds everyone's
+ * (an OR may count a PE twice). That is the dissemination barrier's
+ * pattern, and it is a barrier too: a PE holds every PE's word only once
+ * every PE has sent its first, so it closes shmem_init, which costs one
+ * exchange, not two. No PE is everybody's partner.
+ *
+ * Whether a node's PEs map each other is asked of one pair per PE: each
+ * maps the next PE of its node. If some PEs of a node could not map some
+ * others (different containers, say), the cycle through the node crosses
+ * from one group to another somewhere, and that PE says so.
+ */
+#include "ush.h"
+#include "ush_rma.h"
+#include "transport/ush_tp.h"
+
+
+/* Bit t: a PE was provided thread mode t. */
+#define USH_AGREE_THREAD(t) (UINT64_C(1) << (t))
+/* A PE could not map its next node-local peer. */
+#define USH_AGREE_NOMAP     (UINT64_C(1) << 8)
+/* Set in every word sent: a slot that is not 0 has arrived. */
+#define USH_AGREE_SENT      (UINT64_C(1) << 63)
+#define USH_AGREE_ROUNDS    32
+
+static uint64_t *ush_agree_slots; /* symmetric: [round], written once each */
+
+void ush_agree_init(void)
+{
+    ush_agree_slots = ush_symm_internal_alloc(USH_AGREE_ROUNDS * sizeof(uint64_t));
+    /* Zeroed before the wire-up fence, so before any peer's word lands. */
+    for (int r = 0; r < USH_AGREE_ROUNDS; r++) {
+        __atomic_store_n(&ush_agree_slots[r], 0, __ATOMIC_RELAXED);
+    }
+}
+
+void ush_agree(void)
+{
+    int me = ush_g.my_pe, n = ush_g.n_pes;
+
+    /* Every partner's wire-up data and endpoint first, back to back: a
+     * lookup made while the node's other PEs spin in their waits queues
+     * for a PMIx server that has to win a core from them (hundreds of ms
+     * each on an oversubscribed node), and every round would pay it. */
+    for (int dist = 1; dist < n; dist <<= 1) ush_tp_peer_warm((me + dist) % n);
+
+    uint64_t all = USH_AGREE_SENT | USH_AGREE_THREAD(ush_tp_thread_provided) |
+                   (ush_tp_map_probe() ? 0 : USH_AGREE_NOMAP);
+
+    for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
+        /* A CPU atomic where the peer is mapped, else UCX's; the acquire
+         * load that sees the word orders what follows after it. */
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &ush_agree_slots[r], all, sizeof(all),
+                     (me + dist) % n);
+        USH_WAIT_UNTIL(__atomic_load_n(&ush_agree_slots[r], __ATOMIC_ACQUIRE) != 0);
+        all |= __atomic_load_n(&ush_agree_slots[r], __ATOMIC_RELAXED);
+    }
+
+    ush_tp_thread_t max = USH_TP_THREAD_SINGLE;
+    for (int t = USH_TP_THREAD_SINGLE; t <= USH_TP_THREAD_MULTI; t++) {
+        if (all & USH_AGREE_THREAD(t)) max = (ush_tp_thread_t)t;
+    }
+    ush_tp_agreed(max, !(all & USH_AGREE_NOMAP));
+}

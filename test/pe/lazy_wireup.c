@@ -1,0 +1,117 @@
+/*
+ * Start-up does no work per peer (issue 17): a PE maps a node-local
+ * peer's memory when it first needs it, not in shmem_init.
+ *
+ * Each PE's static data is shared through a memfd that node-local peers
+ * map, and every such mapping shows in /proc/self/maps under the memfd's
+ * name. Right after shmem_init a PE may have mapped only the few peers
+ * start-up itself talks to (the barrier's ceil(log2 n) partners, PE 0 and
+ * its next node-local PE); before lazy wire-up it had mapped all n - 1.
+ * Then every peer's object is reached through shmem_ptr, which must work
+ * for each of them (one node: all mappable) and map each exactly once.
+ *
+ * With "mixed", PEs differ in what they were given, and the choices every
+ * PE must make alike (agreed at start-up) must still come out alike: odd
+ * PEs run UCX over TCP only (their heaps cannot be mapped, so the job
+ * must agree that node-local memory does not map: SHMEM_TEAM_SHARED is
+ * each PE alone) and at SHMEM_THREAD_MULTIPLE (an active-set reduction
+ * then works differently, on every PE); RMA, a barrier and reductions
+ * must still give the right values.
+ *
+ * ushmem-specific (the memfd's name); run on one node.
+ */
+#include "pe_test.h"
+
+#define MAX_PES 256
+
+static long slots[MAX_PES]; /* static: slot w written by PE w */
+
+static int static_maps(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char  line[512];
+    int   n = 0;
+
+    CHECK(f != NULL);
+    while (fgets(line, sizeof(line), f)) {
+        if (strstr(line, "memfd:ushmem-static")) n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static int log2ceil(int n)
+{
+    int r = 0;
+    while ((1 << r) < n) r++;
+    return r;
+}
+
+static long psync[SHMEM_REDUCE_SYNC_SIZE];
+static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+static long red_src, red_dst, red_got, red_mine;
+
+static int mixed(void)
+{
+    const int me = pe_me, npes = pe_npes;
+
+    pe_section("mixed: agreed choices");
+    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), 1);
+    long *heap = shmem_malloc(MAX_PES * sizeof(long));
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) psync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes; pe++) shmem_long_p(&heap[me], 3L * me + pe, pe);
+    shmem_barrier_all();
+    for (int w = 0; w < npes; w++) CHECK_EQ(heap[w], 3L * w + me);
+    if (me % 2 == 1 && npes > 1) CHECK(shmem_ptr(heap, (me + 1) % npes) == NULL);
+
+    red_src = me + 1;
+    shmem_long_sum_to_all(&red_dst, &red_src, 1, 0, 0, npes, pwrk, psync);
+    CHECK_EQ(red_dst, (long)npes * (npes + 1) / 2);
+    red_mine = 2L * me;
+    shmem_long_max_reduce(SHMEM_TEAM_WORLD, &red_got, &red_mine, 1);
+    CHECK_EQ(red_got, 2L * (npes - 1));
+    shmem_free(heap);
+    return pe_test_finish();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "mixed") == 0) {
+        /* The launcher's PMIx rank is the PE, before shmem_init says so. */
+        const char *rank = getenv("PMIX_RANK");
+        int         odd  = rank && atoi(rank) % 2 == 1, provided;
+        if (odd) setenv("UCX_TLS", "tcp,self", 1);
+        shmem_init_thread(odd ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE, &provided);
+        pe_test_started();
+        return mixed();
+    }
+    pe_test_init();
+    const int me = pe_me, npes = pe_npes;
+    CHECK(npes <= MAX_PES);
+
+    pe_section("after shmem_init");
+    int at_init = static_maps();
+    CHECK(at_init >= 1);                            /* our own, at least */
+    CHECK(at_init <= 1 + log2ceil(npes) + 2);       /* not one per peer */
+
+    pe_section("every peer through shmem_ptr");
+    long *heap = shmem_malloc(sizeof(long));
+    *heap = 1000 + me;
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes; pe++) {
+        long *p = shmem_ptr(&slots[me], pe);
+        long *h = shmem_ptr(heap, pe);
+        CHECK(p != NULL);
+        CHECK(h != NULL);
+        *p = 7 * me + 1;
+        CHECK_EQ(*h, 1000L + pe);
+    }
+    shmem_barrier_all();
+    for (int w = 0; w < npes; w++) CHECK_EQ(slots[w], 7L * w + 1);
+    CHECK_EQ(static_maps(), npes); /* each peer once, and our own */
+    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), npes);
+
+    shmem_free(heap);
+    return pe_test_finish();
+}
