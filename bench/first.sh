@@ -114,9 +114,7 @@ self_test() {
     xcheck "report" "ushmem 8 get 3 50.00 80.00 3.00 4.00 1.50 33.3 2.0|Open MPI 8 get 1 10.00 20.00 1.00 1.00 0.00 n/a n/a" \
         "$(report "$tmp/res" | tail -n +2 | sed 's/^Open MPI/Open_MPI/' | awk '{ $1 = $1; print }' | sed 's/^Open_MPI/Open MPI/' | paste -sd'|')"
     rm -rf "$tmp"
-    [ "$fails" -eq 0 ] && { echo "self-test: all checks passed"; return 0; }
-    echo "self-test: $fails check(s) failed"
-    return 1
+    self_test_verdict "$fails"
 }
 
 while [ $# -gt 0 ]; do

@@ -130,8 +130,14 @@ bench_self_test() {
         fails=$((fails + 1))
     fi
 
-    if [ "$fails" -ne 0 ]; then
-        echo "self-test: $fails check(s) failed"
+    self_test_verdict "$fails"
+}
+
+# The last line of a script's self-test, from its count of failed checks;
+# the status is the verdict.
+self_test_verdict() { # self_test_verdict FAILS
+    if [ "$1" -ne 0 ]; then
+        echo "self-test: $1 check(s) failed"
         return 1
     fi
     echo "self-test: all checks passed"

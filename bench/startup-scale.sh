@@ -235,9 +235,7 @@ EOF
     got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 9) }' | paste -sd'|')
     xcheck "table growth" "1.25|1.00" "$got"
     rm -rf "$tmp"
-    [ "$fails" -eq 0 ] && { echo "self-test: all checks passed"; return 0; }
-    echo "self-test: $fails check(s) failed"
-    return 1
+    self_test_verdict "$fails"
 }
 
 # ---------------------------------------------------------------- options

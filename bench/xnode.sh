@@ -112,9 +112,7 @@ self_test() {
     printf '[1] [ushb0:1:0] ucp_worker.c:1763 UCX  INFO    ep_cfg[0]: rma_am(tcp/eth0) amo_am(tcp/eth0)\n' >"$tmp"
     xcheck "transports" "ep_cfg[0]: rma_am(tcp/eth0) amo_am(tcp/eth0)" "$(transports "$tmp")"
     rm -f "$tmp"
-    [ "$fails" -eq 0 ] && { echo "self-test: all checks passed"; return 0; }
-    echo "self-test: $fails check(s) failed"
-    return 1
+    self_test_verdict "$fails"
 }
 
 # ---------------------------------------------------------------- options
