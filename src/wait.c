@@ -15,11 +15,20 @@
 #include "transport/ush_tp.h"
 
 #include <sched.h>
+#include <time.h>
 #include <stdint.h>
 
 /* Steps of one wait spent spinning before yielding (tens of microseconds:
  * far longer than any node-local round trip). */
 #define USH_WAIT_SPIN_STEPS 1000
+/* When this node's PEs outnumber its cores, a wait that has yielded this
+ * many times naps instead: a yield leaves the waiter runnable, and with
+ * dozens of waiters per core the PEs and daemons that have work (the PMIx
+ * server answering a lookup, a peer finishing its part) get a core only
+ * after every waiter has had its turn. A nap costs a long wait a few tens
+ * of microseconds more; short waits never take one. */
+#define USH_WAIT_NAP_FROM 4096
+static const struct timespec ush_wait_nap = { 0, 20000 };
 /* With every peer mapped (ush_tp_all_mapped), UCX is progressed only
  * every this many steps: nothing arrives through it, and polling memory
  * alone sees a node-local store one cache-line transfer after it is made. */
@@ -94,7 +103,9 @@ void ush_wait_step(ush_wait_t *w)
         ush_ctx_progress_all();
     }
 
-    if (ush_g.yield || (ush_g.yield_late && step >= USH_WAIT_SPIN_STEPS)) {
+    if (ush_g.yield && step >= USH_WAIT_NAP_FROM) {
+        nanosleep(&ush_wait_nap, NULL);
+    } else if (ush_g.yield || (ush_g.yield_late && step >= USH_WAIT_SPIN_STEPS)) {
         sched_yield();
     } else {
         ush_arch_pause();
