@@ -27,8 +27,9 @@
 
 /* Bit t: a PE was provided thread mode t. */
 #define USH_AGREE_THREAD(t) (UINT64_C(1) << (t))
-/* A PE could not map its next node-local peer. */
-#define USH_AGREE_NOMAP     (UINT64_C(1) << 8)
+/* Bits from here: the segments a PE could not map of its next node-local
+ * peer. */
+#define USH_AGREE_UNMAPPED_SHIFT 8
 /* Set in every word sent: a slot that is not 0 has arrived. */
 #define USH_AGREE_SENT      (UINT64_C(1) << 63)
 #define USH_AGREE_ROUNDS    32
@@ -55,7 +56,7 @@ void ush_agree(void)
     for (int dist = 1; dist < n; dist <<= 1) ush_tp_peer_warm((me + dist) % n);
 
     uint64_t all = USH_AGREE_SENT | USH_AGREE_THREAD(ush_tp_thread_provided) |
-                   (ush_tp_map_probe() ? 0 : USH_AGREE_NOMAP);
+                   ((uint64_t)ush_tp_map_probe() << USH_AGREE_UNMAPPED_SHIFT);
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         /* A CPU atomic where the peer is mapped, else UCX's; the acquire
@@ -70,5 +71,5 @@ void ush_agree(void)
     for (int t = USH_TP_THREAD_SINGLE; t <= USH_TP_THREAD_MULTI; t++) {
         if (all & USH_AGREE_THREAD(t)) max = (ush_tp_thread_t)t;
     }
-    ush_tp_agreed(max, !(all & USH_AGREE_NOMAP));
+    ush_tp_agreed(max, (unsigned)((all & ~USH_AGREE_SENT) >> USH_AGREE_UNMAPPED_SHIFT));
 }

@@ -113,13 +113,13 @@ void ush_team_shared_init(void)
     int me = ush_g.my_pe, n = ush_g.n_pes;
 
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps, which are its
-     * node's when the job agreed that node-local memory maps. A strided
+     * node's when the job agreed that node-local heaps map. A strided
      * team holds them when they are consecutive (the usual block
      * placement); otherwise it is this PE alone, which is always correct.
      * Shared teams on different nodes are disjoint, so they can all use
      * slot 1. */
     int first = me, last = me;
-    if (ush_tp_local_mapped) {
+    if (ush_tp_local_mapped & (1u << USH_SEG_HEAP)) {
         while (first > 0 && ush_tp_local(first - 1)) first--;
         while (last < n - 1 && ush_tp_local(last + 1)) last++;
     }

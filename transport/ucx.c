@@ -22,7 +22,7 @@ int             ush_tp_progress_mt;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
 int            ush_tp_all_mapped;
-int            ush_tp_local_mapped;
+unsigned       ush_tp_local_mapped;
 
 static ush_tp_ctx_t ush_tp_ctx_default_obj;
 static char         ush_tp_errbuf[512];
@@ -381,10 +381,11 @@ static void ush_tp_map_peer(int pe)
                                  &ptr) != UCS_OK) {
             ptr = NULL;
         }
-        /* Every PE agreed at start-up that node-local memory maps (the
-         * collectives rely on it); a peer that does not is a node whose
-         * processes differ in what they may do to each other. */
-        if (!ptr && ush_tp_all_mapped) {
+        /* Every PE agreed at start-up that this segment of node-local
+         * peers maps (SHMEM_TEAM_SHARED and the collectives rely on it); a
+         * peer whose does not is on a node whose processes differ in what
+         * they may do to each other. */
+        if (!ptr && (ush_tp_local_mapped & (1u << s))) {
             ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), on this node, "
                          "although every PE could map its neighbour's at start-up; are the PEs "
                          "of this node in different containers or PID namespaces?", pe, s);
@@ -420,23 +421,24 @@ static int ush_tp_local_next(void)
     return -1;
 }
 
-int ush_tp_map_probe(void)
+unsigned ush_tp_map_probe(void)
 {
-    int next = ush_tp_local_next();
-    if (next < 0) return 1;
+    int      next = ush_tp_local_next();
+    unsigned failed = 0;
+    if (next < 0) return 0;
     for (int s = 0; s < ush_tp.nsegs; s++) {
-        if (!ush_tp_mapped(next, s)) return 0;
+        if (!ush_tp_mapped(next, s)) failed |= 1u << s;
     }
-    return 1;
+    return failed;
 }
 
-void ush_tp_agreed(ush_tp_thread_t thread_max, int local_mappable)
+void ush_tp_agreed(ush_tp_thread_t thread_max, unsigned unmapped)
 {
     int all_local = 1;
     for (int pe = 0; pe < ush_tp_job.size; pe++) all_local &= ush_tp.local[pe] != 0;
-    ush_tp_thread_job  = thread_max;
-    ush_tp_all_mapped  = local_mappable && all_local && ush_tp_direct_amo;
-    ush_tp_local_mapped = local_mappable;
+    ush_tp_thread_job   = thread_max;
+    ush_tp_all_mapped   = unmapped == 0 && all_local && ush_tp_direct_amo;
+    ush_tp_local_mapped = ~unmapped & ((1u << ush_tp.nsegs) - 1);
 }
 
 int ush_tp_local(int pe)

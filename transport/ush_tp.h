@@ -130,8 +130,9 @@ extern int ush_tp_direct_amo;
  * Agreed by the whole job at start-up (ush_tp_agreed), so alike on every
  * PE; 0 until then. */
 extern int ush_tp_all_mapped;
-/* Every PE maps its node-local peers' memory (agreed likewise). */
-extern int ush_tp_local_mapped;
+/* Bit s: every PE maps segment s of its node-local peers (agreed
+ * likewise). */
+extern unsigned ush_tp_local_mapped;
 
 /* The slow half of ush_tp_mapped: maps pe if it is a node-local peer not
  * yet mapped. */
@@ -151,13 +152,14 @@ int ush_tp_local(int pe);
  * now rather than at the first operation. */
 void ush_tp_peer_warm(int pe);
 
-/* Start-up agreement (src/agree.c gathers the job's answers): whether
- * this PE maps its next node-local peer's memory (1 when it has none),
- * which tells whether the node's PEs may map each other; then what the
- * whole job answered: the highest thread mode any PE was provided, and
- * whether every PE could map its neighbour. */
-int  ush_tp_map_probe(void);
-void ush_tp_agreed(ush_tp_thread_t thread_max, int local_mappable);
+/* Start-up agreement (src/agree.c gathers the job's answers): the
+ * segments of this PE's next node-local peer that it could not map (bit
+ * s for segment s; 0 when it has no such peer), which tells whether the
+ * node's PEs may map each other's; then what the whole job answered: the
+ * highest thread mode any PE was provided, and the OR of every PE's
+ * unmapped segments. */
+unsigned ush_tp_map_probe(void);
+void     ush_tp_agreed(ush_tp_thread_t thread_max, unsigned unmapped);
 
 /* -- operations through UCX (for peers/segments that are not mapped) ------ */
 typedef enum {

@@ -18,6 +18,10 @@
  * then works differently, on every PE); RMA, a barrier and reductions
  * must still give the right values.
  *
+ * With "nostatic" (run with SHMEM_SHARE_STATIC=0) static data is not
+ * shared, so peers' static data is reached through UCX, but their heaps
+ * still map: SHMEM_TEAM_SHARED is still the node.
+ *
  * ushmem-specific (the memfd's name); run on one node.
  */
 #include "pe_test.h"
@@ -75,8 +79,35 @@ static int mixed(void)
     return pe_test_finish();
 }
 
+static int nostatic(void)
+{
+    const int me = pe_me, npes = pe_npes;
+
+    pe_section("nostatic: heaps map, static data does not");
+    CHECK_EQ(static_maps(), 0);
+    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), npes);
+    long *heap = shmem_malloc(sizeof(long));
+    *heap = 1000 + me;
+    shmem_barrier_all();
+    for (int pe = 0; pe < npes; pe++) {
+        long *h = shmem_ptr(heap, pe);
+        CHECK(h != NULL);
+        CHECK_EQ(*h, 1000L + pe);
+        if (pe != me) CHECK(shmem_ptr(&slots[me], pe) == NULL);
+        shmem_long_p(&slots[me], 7L * me + 1, pe);
+    }
+    shmem_barrier_all();
+    for (int w = 0; w < npes; w++) CHECK_EQ(slots[w], 7L * w + 1);
+    shmem_free(heap);
+    return pe_test_finish();
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "nostatic") == 0) {
+        pe_test_init();
+        return nostatic();
+    }
     if (argc > 1 && strcmp(argv[1], "mixed") == 0) {
         /* The launcher's PMIx rank is the PE, before shmem_init says so. */
         const char *rank = getenv("PMIX_RANK");
