@@ -24,7 +24,6 @@
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
 
-
 /* Bit t: a PE was provided thread mode t. */
 #define USH_AGREE_THREAD(t) (UINT64_C(1) << (t))
 /* Bits from here: the segments a PE could not map of its next node-local

@@ -163,20 +163,10 @@ static void ush_tp_bootstrap_key(char *key, size_t len, const char *key_base)
     snprintf(key, len, "%s.%u", key_base, ush_tp_inits);
 }
 
-/* The blob of a singleton (no PMIx): its lookups find it here. */
-static void  *ush_tp_solo_blob;
-static size_t ush_tp_solo_len;
-
 ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob, size_t len)
 {
-    if (!ush_tp_pmix_up) {
-        free(ush_tp_solo_blob);
-        ush_tp_solo_blob = malloc(len ? len : 1);
-        if (!ush_tp_solo_blob) return USH_TP_ERR_NOMEM;
-        memcpy(ush_tp_solo_blob, blob, len);
-        ush_tp_solo_len = len;
-        return USH_TP_OK;
-    }
+    /* A job of one reads only its own record, which the caller keeps. */
+    if (!ush_tp_pmix_up) return USH_TP_OK;
     char key[PMIX_MAX_KEYLEN + 1];
     ush_tp_bootstrap_key(key, sizeof(key), key_base);
     pmix_value_t v;
@@ -213,12 +203,8 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key_base, int pe,
                                         void *arg)
 {
     if (!ush_tp_pmix_up) {
-        if (pe != 0 || !ush_tp_solo_blob) {
-            ush_tp_set_error("no wire-up data of PE %d in a job of one", pe);
-            return USH_TP_ERR_BOOTSTRAP;
-        }
-        return fn(pe, ush_tp_solo_blob, ush_tp_solo_len, arg) ? USH_TP_ERR_BOOTSTRAP
-                                                               : USH_TP_OK;
+        ush_tp_set_error("no wire-up data of PE %d without a launcher", pe);
+        return USH_TP_ERR_BOOTSTRAP;
     }
     char          key[PMIX_MAX_KEYLEN + 1];
     pmix_proc_t   proc;
@@ -248,6 +234,4 @@ void ush_tp_bootstrap_finalize(void)
         PMIx_Finalize(NULL, 0);
         ush_tp_pmix_up = 0;
     }
-    free(ush_tp_solo_blob);
-    ush_tp_solo_blob = NULL;
 }

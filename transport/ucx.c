@@ -386,9 +386,10 @@ static void ush_tp_map_peer(int pe)
          * peer whose does not is on a node whose processes differ in what
          * they may do to each other. */
         if (!ptr && (ush_tp_local_mapped & (1u << s))) {
-            ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), on this node, "
-                         "although every PE could map its neighbour's at start-up; are the PEs "
-                         "of this node in different containers or PID namespaces?", pe, s);
+            ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), which runs on "
+                         "this node, although every PE could map its neighbour's at start-up; run "
+                         "the PEs of a node in one container and PID namespace, or set "
+                         "SHMEM_SHARE_STATIC=0 if segment 1 (static data) is the one", pe, s);
         }
         __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
     }

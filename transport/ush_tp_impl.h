@@ -142,7 +142,8 @@ static inline uint64_t ush_tp_raddr(int pe, int seg, size_t off)
 }
 
 /* Publish this PE's blob under key and fence with data collection: every
- * PE's blob can be looked up once it returns. */
+ * PE's blob can be looked up once it returns. The caller unpacks its own:
+ * without a launcher there is nothing else to look up. */
 ush_tp_status_t ush_tp_bootstrap_publish(const char *key, const void *blob, size_t len);
 /* Hand PE pe's blob under key to fn (which returns non-zero on a malformed
  * blob). Thread-safe; a local read after the fence of publish. */
