@@ -3,26 +3,9 @@
 # find_package(ushmem) with ushmem::ushmem_fortran, the installed oshfort,
 # and pkg-config -- each once with INCLUDE 'mpp/shmem.fh' and once with
 # use shmem, and run each as one PE without LD_LIBRARY_PATH.
-foreach(v USH_BUILD_DIR USH_WORK_DIR USH_SRC_DIR USH_GENERATOR USH_Fortran_COMPILER USH_LIBDIR)
-    if(NOT DEFINED ${v})
-        message(FATAL_ERROR "run_install_fortran.cmake: -D${v}=... is required")
-    endif()
-endforeach()
-
-function(ush_run what)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "${what} failed (${rc}):\n  ${ARGN}\n${out}")
-    endif()
-endfunction()
-
-function(ush_run_consumer exe)
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${exe}
-        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-    if(NOT rc EQUAL 0 OR NOT out STREQUAL "PE 0 of 1\n")
-        message(FATAL_ERROR "${exe} exited '${rc}' printing '${out}' (expected 'PE 0 of 1'):\n${err}")
-    endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../install/install_lib.cmake)
+ush_require(run_install_fortran.cmake USH_BUILD_DIR USH_WORK_DIR USH_SRC_DIR USH_GENERATOR
+            USH_Fortran_COMPILER USH_LIBDIR)
 
 set(prefix ${USH_WORK_DIR}/prefix)
 file(REMOVE_RECURSE ${USH_WORK_DIR})

@@ -4,30 +4,9 @@
 # pkg-config, and run each with LD_LIBRARY_PATH unset: the flags both give
 # must find the library by themselves. Any failure is a FATAL_ERROR, which
 # fails the test.
-foreach(v USH_BUILD_DIR USH_WORK_DIR USH_CONSUMER_DIR USH_GENERATOR USH_C_COMPILER
-          USH_LIBDIR USH_VERSION)
-    if(NOT DEFINED ${v})
-        message(FATAL_ERROR "run_install_test.cmake: -D${v}=... is required")
-    endif()
-endforeach()
-
-# Run a command; on failure show its output and fail the test.
-function(ush_run what)
-    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "${what} failed (${rc}):\n  ${ARGN}\n${out}")
-    endif()
-endfunction()
-
-# Run a consumer as a single PE (no launcher) with no LD_LIBRARY_PATH.
-function(ush_run_consumer exe)
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${exe}
-        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-    if(NOT rc EQUAL 0 OR NOT out STREQUAL "PE 0 of 1\n")
-        message(FATAL_ERROR "${exe}, run without LD_LIBRARY_PATH, exited '${rc}' "
-                            "printing '${out}' (expected 'PE 0 of 1'):\n${err}")
-    endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../../install/install_lib.cmake)
+ush_require(run_install_test.cmake USH_BUILD_DIR USH_WORK_DIR USH_CONSUMER_DIR USH_GENERATOR
+            USH_C_COMPILER USH_LIBDIR USH_VERSION)
 
 set(staged ${USH_WORK_DIR}/staged)
 set(prefix ${USH_WORK_DIR}/moved)
