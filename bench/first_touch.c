@@ -19,33 +19,13 @@
  * Every value read or written is checked; a wrong one exits non-zero.
  * OpenSHMEM 1.4 API only, so Open MPI 4.1 builds it too.
  */
+#include "bench_util.h"
+
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Median of v[0..n-1] (sorts v). */
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static double max_of(const double *v, size_t n)
 {
@@ -72,17 +52,17 @@ static long put_value(int pe, long k)
  * value of its own. Returns 0 when a get read the wrong value. */
 static int touch(int put, long *cell, int pe, long k, double *us)
 {
-    double t0 = now_us();
+    double t0 = sb_now_us();
     long   got;
 
     if (put) {
         shmem_long_p(cell, put_value(pe, k), pe);
         shmem_quiet();
-        *us = now_us() - t0;
+        *us = sb_now_us() - t0;
         return 1;
     }
     got = shmem_long_g(cell, pe);
-    *us = now_us() - t0;
+    *us = sb_now_us() - t0;
     return got == get_value(pe);
 }
 
@@ -129,8 +109,8 @@ int main(int argc, char **argv)
                 ok &= touch(put, cell, pe, k++, &steady[n++]);
         printf("first_touch %s npes %d first_med %.2f first_max %.2f second_med %.2f "
                "second_max %.2f steady_med %.2f\n",
-               put ? "put" : "get", npes, median(first, peers), max_of(first, peers),
-               median(second, peers), max_of(second, peers), median(steady, n));
+               put ? "put" : "get", npes, bench_median(first, peers), max_of(first, peers),
+               bench_median(second, peers), max_of(second, peers), bench_median(steady, n));
         fflush(stdout);
     }
     /* PE me's last put is the one of PE 0's last round-robin pass: after

@@ -20,12 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
+#include "suite/timer.h"
 
 static void pin(int cpu)
 {
@@ -60,12 +55,12 @@ int main(int argc, char **argv)
         }
         _exit(0);
     }
-    double t0 = now_us();
+    double t0 = sb_now_us();
     for (long i = 1; i <= n; i++) {
         *ping = i;
         while (*pong < i) __builtin_ia32_pause();
     }
-    double t = now_us() - t0;
+    double t = sb_now_us() - t0;
     int status;
     waitpid(pid, &status, 0);
     printf("%.4f\n", t / (double)n / 2);

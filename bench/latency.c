@@ -29,25 +29,14 @@
  * checked (values put, got, fetched, and the final counter); the program
  * exits 1 if one is wrong and 2 on bad arguments.
  */
+#include "bench_util.h"
+
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #define BYTES       sizeof(long)
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 struct result {
     double median, min, max;
@@ -57,8 +46,7 @@ struct result {
 static struct result summarise(double *v, int n)
 {
     struct result r;
-    qsort(v, n, sizeof(*v), cmp_double);
-    r.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    r.median = bench_median(v, (size_t)n);
     r.min    = v[0];
     r.max    = v[n - 1];
     return r;
@@ -95,7 +83,7 @@ static void pingpong(int me, int warmup, int iters, int batches, double *v)
     shmem_barrier_all();
     for (int b = -1; b < batches; b++) {
         int n     = b < 0 ? warmup : per;
-        double t0 = now_us();
+        double t0 = sb_now_us();
         for (int i = 0; i < n; i++, value++) {
             if (me == 0) {
                 shmem_long_p(target, value, 1);
@@ -105,7 +93,7 @@ static void pingpong(int me, int warmup, int iters, int batches, double *v)
                 shmem_long_p(pong, value, 0);
             }
         }
-        if (b >= 0) v[b] = (now_us() - t0) / n / 2;
+        if (b >= 0) v[b] = (sb_now_us() - t0) / n / 2;
     }
     shmem_barrier_all();
 }
@@ -157,12 +145,12 @@ int main(int argc, char **argv)
         long value = 0, got = -1;
         for (int b = -1; b < batches; b++) {
             int n     = b < 0 ? warmup : per;
-            double t0 = now_us();
+            double t0 = sb_now_us();
             for (int i = 0; i < n; i++, value++) {
                 shmem_long_put(target, &value, 1, 1);
                 shmem_quiet();
             }
-            if (b >= 0) v[b] = (now_us() - t0) / n;
+            if (b >= 0) v[b] = (sb_now_us() - t0) / n;
         }
         print_result("put_quiet", summarise(v, batches));
         shmem_long_get(&got, target, 1, 1);
@@ -180,12 +168,12 @@ int main(int argc, char **argv)
         long got = 0;
         for (int b = -1; b < batches; b++) {
             int n     = b < 0 ? warmup : per;
-            double t0 = now_us();
+            double t0 = sb_now_us();
             for (int i = 0; i < n; i++) {
                 shmem_long_get(&got, target, 1, 1);
                 bad += got != known;
             }
-            if (b >= 0) v[b] = (now_us() - t0) / n;
+            if (b >= 0) v[b] = (sb_now_us() - t0) / n;
         }
         check(bad == 0, "gets that read a wrong value (count)", bad, 0);
         print_result("get", summarise(v, batches));
@@ -201,9 +189,9 @@ int main(int argc, char **argv)
         long expect = 0;
         for (int b = -1; b < batches; b++) {
             int n     = b < 0 ? warmup : per;
-            double t0 = now_us();
+            double t0 = sb_now_us();
             for (int i = 0; i < n; i++) bad += shmem_long_atomic_fetch_add(target, 1, 1) != expect++;
-            if (b >= 0) v[b] = (now_us() - t0) / n;
+            if (b >= 0) v[b] = (sb_now_us() - t0) / n;
         }
         check(bad == 0, "fetch_adds that returned a wrong previous value (count)", bad, 0);
         print_result("fetch_add", summarise(v, batches));
