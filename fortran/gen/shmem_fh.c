@@ -33,9 +33,10 @@ static void int_const(const char *name, long value)
     line(buf);
 }
 
-/* Function result types: without them an undeclared function is REAL
- * (implicit typing) or an error (IMPLICIT NONE). EXTERNAL too, so that
- * -Wall does not call the ones a program never uses unused variables. */
+/* A function's result type and EXTERNAL. Only for the functions whose 1.4
+ * synopsis leaves the declaration to the library (SHMEM_PTR): the others'
+ * synopses declare the type in the program ("INTEGER SHMEM_MY_PE, ME"),
+ * and a second declaration is an error in gfortran. */
 static void fn_type(const char *type, const char *names)
 {
     char buf[128];
@@ -55,8 +56,10 @@ int main(int argc, char **argv)
             "! shmem.fh: the OpenSHMEM 1.4 Fortran interface of ushmem.\n"
             "! INCLUDE 'shmem.fh' (or 'mpp/shmem.fh', the same file) in each\n"
             "! program unit that calls SHMEM routines; fixed or free form.\n"
-            "! It declares the SHMEM functions (type and EXTERNAL): do not\n"
-            "! declare them again. Generated from <shmem.h>; do not edit.\n"
+            "! Declare the functions' result types in the program, as the\n"
+            "! 1.4 synopses do (INTEGER SHMEM_MY_PE, INTEGER*8 SHMEM_INT8_FADD,\n"
+            "! LOGICAL SHMEM_PE_ACCESSIBLE, ...); only SHMEM_PTR is declared\n"
+            "! here. Generated from <shmem.h>; do not edit.\n"
             "! Deprecated: OpenSHMEM 1.5 removed the Fortran bindings.\n");
 
     line("!     Version of the specification the library implements");
@@ -96,19 +99,8 @@ int main(int argc, char **argv)
     int_const("SHMEM_SYNC_VALUE", SHMEM_SYNC_VALUE);
     int_const("SHMEM_REDUCE_MIN_WRKDATA_SIZE", SHMEM_REDUCE_MIN_WRKDATA_SIZE);
 
-    line("!     Result types of the functions");
-    fn_type("INTEGER", "SHMEM_MY_PE, SHMEM_N_PES, MY_PE, NUM_PES");
-    fn_type("LOGICAL", "SHMEM_PE_ACCESSIBLE, SHMEM_ADDR_ACCESSIBLE");
+    line("!     SHMEM_PTR: its synopsis declares no type for it");
     fn_type("INTEGER*8", "SHMEM_PTR");
-    fn_type("INTEGER", "SHMEM_TEST_LOCK, SHMEM_SWAP");
-    fn_type("INTEGER*4", "SHMEM_INT4_CSWAP, SHMEM_INT4_FADD");
-    fn_type("INTEGER*4", "SHMEM_INT4_FETCH, SHMEM_INT4_FINC");
-    fn_type("INTEGER*4", "SHMEM_INT4_SWAP");
-    fn_type("INTEGER*8", "SHMEM_INT8_CSWAP, SHMEM_INT8_FADD");
-    fn_type("INTEGER*8", "SHMEM_INT8_FETCH, SHMEM_INT8_FINC");
-    fn_type("INTEGER*8", "SHMEM_INT8_SWAP");
-    fn_type("REAL*4", "SHMEM_REAL4_FETCH, SHMEM_REAL4_SWAP");
-    fn_type("REAL*8", "SHMEM_REAL8_FETCH, SHMEM_REAL8_SWAP");
 
     if (fclose(out) != 0 || failed) {
         fprintf(stderr, "shmem_fh: could not write %s\n", argv[1]);

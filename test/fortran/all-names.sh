@@ -28,7 +28,7 @@ if [ "$count" -ne 171 ]; then
     exit 1
 fi
 
-# shmem.fh declares its functions EXTERNAL already; a second EXTERNAL
+# shmem.fh declares SHMEM_PTR EXTERNAL already; a second EXTERNAL
 # would be an error, so only the others get one here.
 fh=$("$oshfort" --showme:compile | tr ' ' '\n' | sed -n 's/^-I//p' |
      while read -r d; do [ -f "$d/mpp/shmem.fh" ] && echo "$d/mpp/shmem.fh"; done | head -1)
@@ -43,6 +43,7 @@ declared=$(sed -n 's/^ *EXTERNAL //p' "$fh" | tr ',' '\n' | tr -d ' ')
     echo "      INCLUDE 'mpp/shmem.fh'"
     echo "      INTEGER*8 A($count)"
     echo "      INTEGER I, N"
+    echo "      INTEGER SHMEM_MY_PE, SHMEM_N_PES"
     for n in $names; do
         echo "$declared" | grep -qx "$n" || echo "      EXTERNAL $n"
     done

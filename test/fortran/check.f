@@ -6,6 +6,7 @@
 
       SUBROUTINE CHECKI(WHAT, GOT, EXPECT)
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE
       CHARACTER*(*) WHAT
       INTEGER*8 GOT, EXPECT
       IF (GOT .NE. EXPECT) THEN
@@ -17,6 +18,7 @@
 
       SUBROUTINE CHECKR(WHAT, GOT, EXPECT)
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE
       CHARACTER*(*) WHAT
       REAL*8 GOT, EXPECT
       IF (GOT .NE. EXPECT) THEN
@@ -28,6 +30,7 @@
 
       SUBROUTINE CHECKL(WHAT, OK)
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE
       CHARACTER*(*) WHAT
       LOGICAL OK
       IF (.NOT. OK) THEN
@@ -39,6 +42,7 @@
 
       SUBROUTINE PASSED
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       CALL SHMEM_BARRIER_ALL()
       IF (SHMEM_MY_PE() .EQ. 0) THEN
          PRINT '(A,I0,A)', 'all checks passed on ', SHMEM_N_PES(),

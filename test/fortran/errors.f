@@ -2,6 +2,7 @@
 ! first argument picks the mistake; each ends the job with status 1.
       PROGRAM ERRS
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_N_PES
       INTEGER*8 A(4), B(4)
       INTEGER PS(SHMEM_BCAST_SYNC_SIZE), LOCK, ERR
       INTEGER*8 ADDR

@@ -4,6 +4,8 @@
 ! _NAME, MY_PE, NUM_PES and the cache routines.
       PROGRAM MEM
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
+      LOGICAL SHMEM_PE_ACCESSIBLE, SHMEM_ADDR_ACCESSIBLE
       INTEGER A(1), B(1), R(1)
       POINTER (PA, A)
       POINTER (PB, B)

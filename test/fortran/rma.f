@@ -4,6 +4,7 @@
 ! element size: SHMEM_PUT8 moves 64-bit elements, SHMEM_PUT4 32-bit).
       PROGRAM RMA
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       INTEGER N
       PARAMETER (N = 6)
       INTEGER*4 S4(2*N), D4(2*N)

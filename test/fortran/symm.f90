@@ -19,6 +19,8 @@ program symm
   integer, save :: sv_data(8) = -5
   integer :: me, np, next, prev, i, k
   integer*8 :: old
+  integer :: shmem_my_pe, shmem_n_pes
+  integer*8 :: shmem_int8_fadd
 
   call shmem_init()
   me = shmem_my_pe()

@@ -5,6 +5,7 @@
 ! routine in turn.
       PROGRAM SYNC
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES, SHMEM_TEST_LOCK
       INTEGER LOCK, LOCKS(3)
       INTEGER*8 COUNT
       INTEGER IVAR

@@ -1,5 +1,6 @@
       PROGRAM HELLO
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       INTEGER*8 A(2), B(2)
       COMMON /H/ A, B
       CALL SHMEM_INIT()

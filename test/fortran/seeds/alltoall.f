@@ -6,6 +6,7 @@
 ! "fIpSync" in its first call, a typo for pSync.
       PROGRAM A2A
       INCLUDE "mpp/shmem.fh"
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       INTEGER dst, sst, nelems, PE_root, PE_start, logPE_stride, PE_size
       INTEGER pSync(SHMEM_ALLTOALL_SYNC_SIZE)
       INTEGER MAXP, COUNT

@@ -10,6 +10,7 @@
 ! 64-bit ones; the root's dest stays as it was.
       PROGRAM BCAST
       INCLUDE 'mpp/shmem.fh'
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       INTEGER nelems, PE_root, PE_start, logPE_stride, PE_size
       INTEGER pSync(SHMEM_BCAST_SYNC_SIZE)
       INTEGER*4 S4(8), D4(8)

@@ -5,6 +5,7 @@
 ! reduction. Also the MIN of each kind over an odd-sized strided set.
       PROGRAM MAXK
       INCLUDE "mpp/shmem.fh"
+      INTEGER SHMEM_MY_PE, SHMEM_N_PES
       INTEGER pSync1(SHMEM_REDUCE_SYNC_SIZE)
       INTEGER pSync2(SHMEM_REDUCE_SYNC_SIZE)
       INTEGER NW
