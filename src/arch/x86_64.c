@@ -46,7 +46,7 @@ __attribute__((target("avx2"))) void ush_arch_copy_once_avx2(void *dst, const vo
     ush_arch_copy_once_w(dst, src, n, 32);
 }
 
-#define USH_ARCH_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,bmi2")))
+#define USH_ARCH_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,bmi2")))
 
 /* The copy in the destination's own 64-byte lines: `a` is the line holding
  * dst, `off` dst's offset in it, `end` = off + n, and `s` the source byte
@@ -70,9 +70,9 @@ USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_low(size_t bytes)
 
 /* Line j's share of [off, end): its bytes from off (line 0) up to end,
  * none if end is at or below the line. Arithmetic, not branches: the
- * clamps compile to a shift and a cmov, so a copy of any size in a class
- * runs the same instructions (a branch on the size within a class would
- * mispredict on every other copy of random sizes). */
+ * clamps compile to cmovs, so a copy of any size in a class runs the same
+ * instructions (GCC made `end <= lo ? 0 : ...` a branch, which random
+ * sizes within a class mispredict). */
 USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_share(size_t off, size_t end, size_t j)
 {
     ptrdiff_t upto = (ptrdiff_t)end - (ptrdiff_t)(64 * j);
@@ -85,7 +85,7 @@ USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_share(size_t off, size_t
 USH_ARCH_TARGET_AVX512 static inline __attribute__((always_inline)) void
 ush_arch_shares(unsigned char *a, uintptr_t s, size_t off, size_t end, size_t lines)
 {
-#pragma GCC unroll 3
+#pragma GCC unroll 5
     for (size_t j = 0; j < lines; j++) ush_arch_line(a, s, j, ush_arch_share(off, end, j));
 }
 
@@ -113,40 +113,13 @@ USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uin
     return j / 64;
 }
 
-/* 129 to 256 bytes (from 65 on, in fact): in 8-byte-aligned pieces of the
- * destination rather than lines. With h = the bytes up to dst's first
- * 8-byte boundary (0-7): those h bytes by one masked 16-byte store at
- * dst's 16-byte block, which holds them all (they end at an 8-byte
- * boundary), so it crosses no line; then whole 64-byte pieces from
- * dst + h, unmasked, while one fits; then the rest (0-63 bytes) by one
- * masked store of the source's last 64 bytes at dst + n - 64, masked to
- * the bytes from the end of the last piece. Every piece starts on an
- * 8-byte boundary, no two overlap, and an aligned 8-byte word lies in
- * one piece, so it is written by one store. The loads need no mask but
- * the first's: the pieces and the last 64 bytes lie inside the source
- * (n >= 64). Two masked stores per copy, where the line-by-line copy
- * below needs up to five: at these sizes that is the cheaper of the two
- * (bench/copy_once.c); from 257 bytes the aligned line stores win. */
-USH_ARCH_TARGET_AVX512 static void ush_arch_copy_once_pieces(void *dst, const void *src, size_t n)
-{
-    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-    size_t    h = -d & 7, b = d & 15, i;
-    __mmask16 kh = (__mmask16)(_bzhi_u32(~0u, (unsigned)h) << b);
-
-    _mm_mask_storeu_epi8((void *)(d - b), kh, _mm_maskz_loadu_epi8(kh, (const void *)(s - b)));
-    for (i = h; i + 64 <= n; i += 64) {
-        _mm512_storeu_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    }
-    __mmask64 kt = ~ush_arch_low(64 - (n - i));
-    _mm512_mask_storeu_epi8((void *)(d + n - 64), kt, _mm512_loadu_si512((const void *)(s + n - 64)));
-}
-
-/* Any size, though the inline copy takes those to 128 bytes. Up to 64
- * and 128 bytes a fixed 2 or 3 lines (some of them perhaps with an empty
- * mask: the masks are arithmetic, so a size class always runs the same
- * instructions); to 256 bytes ush_arch_copy_once_pieces; beyond, line 0
- * masked from off, whole lines, and the last line masked to end. */
+/* Any size, though the inline copy takes those to 128 bytes. Up to 64,
+ * 128 and 256 bytes a fixed 2, 3 or 5 lines, some of them perhaps with
+ * an empty mask: the masks are arithmetic, so the branches go by size
+ * class alone, and a class always runs the same instructions whatever
+ * the size within it and the alignment. Tried for 129-256 bytes and
+ * dropped: 8-byte-aligned unaligned pieces with only two masked stores
+ * (as fast warm, 10 % slower into cold lines). */
 USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n)
 {
     size_t         off = (uintptr_t)dst & 63;
@@ -159,7 +132,7 @@ USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src
     } else if (n <= 128) {
         ush_arch_shares(a, s, off, end, 3);
     } else if (n <= 256) {
-        ush_arch_copy_once_pieces(dst, src, n);
+        ush_arch_shares(a, s, off, end, 5);
     } else {
         ush_arch_line(a, s, 0, ~(uint64_t)0 << off);
         j = ush_arch_lines(a, s, 1, end);
@@ -191,7 +164,8 @@ __attribute__((constructor)) static void ush_arch_x86_init(void)
     if ((xcr0 & USH_XCR0_SSE_AVX) != USH_XCR0_SSE_AVX) return;
     if (b7 & USH_CPUID7_EBX_AVX2) ush_arch_avx2_from = USH_ARCH_AVX2_FROM;
     if ((b7 & USH_CPUID7_EBX_AVX512F) && (b7 & USH_CPUID7_EBX_AVX512BW) &&
-        (b7 & USH_CPUID7_EBX_AVX512VL) && (b7 & USH_CPUID7_EBX_BMI2) && (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
+        (b7 & USH_CPUID7_EBX_AVX512VL) && (b7 & USH_CPUID7_EBX_BMI2) &&
+        (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
         ush_arch_avx512 = 1;
         if (ush_arch_movsb_from != SIZE_MAX) {
             ush_arch_avx512_movsb_from = USH_ARCH_AVX512_MOVSB_FROM;
