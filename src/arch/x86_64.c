@@ -35,6 +35,7 @@
 #define USH_XCR0_AVX512        0xe0u /* ... and k0-7, zmm0-15's upper halves, zmm16-31 */
 
 int    ush_arch_avx512      = 0;
+size_t ush_arch_masked_to   = 0;
 size_t ush_arch_avx512_movsb_from = SIZE_MAX;
 size_t ush_arch_movsb_below = 0;
 size_t ush_arch_movsb_from  = SIZE_MAX;
@@ -166,7 +167,8 @@ __attribute__((constructor)) static void ush_arch_x86_init(void)
     if ((b7 & USH_CPUID7_EBX_AVX512F) && (b7 & USH_CPUID7_EBX_AVX512BW) &&
         (b7 & USH_CPUID7_EBX_AVX512VL) && (b7 & USH_CPUID7_EBX_BMI2) &&
         (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
-        ush_arch_avx512 = 1;
+        ush_arch_avx512    = 1;
+        ush_arch_masked_to = 128;
         if (ush_arch_movsb_from != SIZE_MAX) {
             ush_arch_avx512_movsb_from = USH_ARCH_AVX512_MOVSB_FROM;
         }

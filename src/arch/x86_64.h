@@ -29,6 +29,7 @@ static inline void ush_arch_pause(void)
  * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
  * the rest 16-byte SSE2 vectors. */
 extern int    ush_arch_avx512;
+extern size_t ush_arch_masked_to;
 extern size_t ush_arch_avx512_movsb_from;
 extern size_t ush_arch_movsb_below;
 extern size_t ush_arch_movsb_from;
@@ -49,8 +50,11 @@ static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
  * the copy into a function given AVX-512 by a target attribute alone. */
 #if defined(__AVX512F__)
 #define USH_ARCH_MASKED_CLOBBERS_ "k1", "xmm16", "memory"
+#define USH_ARCH_MASKED128_CLOBBERS_                                           \
+    "k1", "k2", "k3", "k4", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "memory"
 #else
-#define USH_ARCH_MASKED_CLOBBERS_ "memory"
+#define USH_ARCH_MASKED_CLOBBERS_    "memory"
+#define USH_ARCH_MASKED128_CLOBBERS_ "memory"
 #endif
 
 /* Up to 64 bytes, only where ush_arch_avx512: one masked load and one
@@ -113,22 +117,22 @@ static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size
                      "bzhi %[k3], %[ones], %[k3]\n\t"
                      "bzhi %[k4], %[ones], %[k4]\n\t"
                      "kmovd %[k0], %%k1\n\t"
+                     "kmovd %[k2], %%k2\n\t"
+                     "kmovd %[k3], %%k3\n\t"
+                     "kmovd %[k4], %%k4\n\t"
                      "vmovdqu8 (%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
+                     "vmovdqu64 32(%[s]), %%ymm17\n\t"
+                     "vmovdqu8 64(%[s]), %%ymm18%{%%k2%}%{z%}\n\t"
+                     "vmovdqu8 96(%[s]), %%ymm19%{%%k3%}%{z%}\n\t"
+                     "vmovdqu8 128(%[s]), %%ymm20%{%%k4%}%{z%}\n\t"
                      "vmovdqu8 %%ymm16, (%[a])%{%%k1%}\n\t"
-                     "vmovdqu64 32(%[s]), %%ymm16\n\t"
-                     "vmovdqa64 %%ymm16, 32(%[a])\n\t"
-                     "kmovd %[k2], %%k1\n\t"
-                     "vmovdqu8 64(%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
-                     "vmovdqu8 %%ymm16, 64(%[a])%{%%k1%}\n\t"
-                     "kmovd %[k3], %%k1\n\t"
-                     "vmovdqu8 96(%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
-                     "vmovdqu8 %%ymm16, 96(%[a])%{%%k1%}\n\t"
-                     "kmovd %[k4], %%k1\n\t"
-                     "vmovdqu8 128(%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
-                     "vmovdqu8 %%ymm16, 128(%[a])%{%%k1%}"
+                     "vmovdqa64 %%ymm17, 32(%[a])\n\t"
+                     "vmovdqu8 %%ymm18, 64(%[a])%{%%k2%}\n\t"
+                     "vmovdqu8 %%ymm19, 96(%[a])%{%%k3%}\n\t"
+                     "vmovdqu8 %%ymm20, 128(%[a])%{%%k4%}"
                      : [k2] "+&r"(k2), [k3] "+&r"(k3), [k4] "+&r"(k4)
                      : [k0] "r"(k0), [ones] "r"(~(uint32_t)0), [s] "r"(s), [a] "r"(a)
-                     : USH_ARCH_MASKED_CLOBBERS_);
+                     : USH_ARCH_MASKED128_CLOBBERS_);
 }
 
 /* Copies up to this size take ush_arch_copy_once; rma.c copies longer
@@ -142,12 +146,11 @@ static inline size_t ush_arch_copy_once_max(void)
 
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {
-    if (ush_arch_avx512) {
-        if (n <= 64) {
-            ush_arch_copy_once_masked(dst, src, n);
-        } else if (n <= 128) {
-            ush_arch_copy_once_masked128(dst, src, n);
-        } else if (n < ush_arch_avx512_movsb_from) {
+    if (n <= ush_arch_masked_to) {
+        if (n <= 64) ush_arch_copy_once_masked(dst, src, n);
+        else ush_arch_copy_once_masked128(dst, src, n);
+    } else if (ush_arch_avx512) {
+        if (n < ush_arch_avx512_movsb_from) {
             ush_arch_copy_once_avx512(dst, src, n);
         } else {
             ush_arch_copy_movsb(dst, src, n);
