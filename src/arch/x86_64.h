@@ -94,14 +94,16 @@ static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t 
  * its block and end = off + n (65 to 159), block 0 takes [off, 32), block
  * 1 [32, 64) whole, blocks 2-4 whatever of [64 + 32 i, ...) lies below
  * end (block 2 at least a byte, 3 and 4 perhaps none): each block's share
- * with one masked load from the source byte that belongs at its start
- * (masked-off bytes are not read, so bytes outside the source are never
- * touched) and one aligned 32-byte store, masked but for block 1. No two
+ * with one load from the source byte that belongs at its start and one
+ * aligned 32-byte store, both masked but for block 1 (masked-off bytes
+ * are not read, so bytes outside the source are never touched). No two
  * stores overlap, none crosses a block, and every naturally aligned
  * 8-byte word lies in one block, so it is written by one store. The
- * stores are 32 bytes and aligned rather than 64 and unaligned: a masked
- * store that crosses a cache line costs several times more (bench/
- * copy_once.c). */
+ * stores are 32 bytes and aligned rather than 64 and unaligned: on the
+ * Xeon of docs/performance.md a 64-byte masked store that crosses a line
+ * cost several times an aligned 32-byte one. All five loads come before
+ * the first store, as in memcpy, which measured 0.1-0.3 ns faster than
+ * each block's load and store in turn. */
 static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size_t n)
 {
     size_t    off = (uintptr_t)dst & 31;
@@ -137,8 +139,10 @@ static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size
 
 /* Copies up to this size take ush_arch_copy_once; rma.c copies longer
  * ones with memcpy before a copied-once tail. With AVX-512 the copy-once
- * keeps up with memcpy at every size measured (bench/copy_once.c), so
- * every put is copied once; the other copies fall behind from 4 KiB on. */
+ * is at least as fast as memcpy-then-fix-up at every size measured, and
+ * as memcpy itself but at 64-255 bytes into warm lines (bench/
+ * copy_once.c, docs/performance.md), so every put is copied once; the
+ * other copies fall behind from 4 KiB on. */
 static inline size_t ush_arch_copy_once_max(void)
 {
     return ush_arch_avx512 ? SIZE_MAX : (size_t)4 << 10;

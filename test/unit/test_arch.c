@@ -300,7 +300,9 @@ Test(arch, x86_choice_by_cpuid)
                  "FSRM %d, ERMS %d: rep movsb from %zu", fsrm, erms, ush_arch_movsb_from);
     cr_assert_eq(ush_arch_avx2_from, avx2 ? 128 : SIZE_MAX, "AVX2 %d: from %zu", avx2,
                  ush_arch_avx2_from);
-    cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW %d: chosen %d", avx512, ush_arch_avx512);
+    cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW/VL %d: chosen %d", avx512, ush_arch_avx512);
+    cr_assert_eq(ush_arch_masked_to, avx512 ? 128 : 0, "AVX-512BW/VL %d: inline masked to %zu",
+                 avx512, ush_arch_masked_to);
     cr_assert_eq(ush_arch_avx512_movsb_from, avx512 && (fsrm || erms) ? 8192 : SIZE_MAX,
                  "AVX-512BW %d, FSRM %d, ERMS %d: rep movsb from %zu", avx512, fsrm, erms,
                  ush_arch_avx512_movsb_from);
