@@ -3,7 +3,10 @@
  * can copy and for glibc's memcpy, which stores some bytes twice and is the
  * speed to match. One process, no library.
  *
- *   bench_copy_once [rounds]        (default 101)
+ *   bench_copy_once [rounds [lo_min [lo_max]]]
+ *
+ * rounds defaults to 101; lo_min and lo_max keep only the size classes
+ * whose lower bound lies between them (all by default).
  *
  * The comparison is kept even: each size class is a fixed list of 256
  * copies whose sizes are drawn from the class and whose source and
@@ -20,10 +23,15 @@
  * `ush_arch_copy_once` inline.
  *
  * Output: '#' comment lines, then per size class and warmth
- *   <lo> <hi> <warm|cold> <ns memcpy> <ns movsb|-> <ns sse2> <ns avx2|-> \
- *   <ns avx512|-> <ns before> <ns chosen> <chosen / memcpy>
- * where "before" is the choice the tree made before AVX-512 (SSE2, AVX2
- * or `rep movsb` by size) and "chosen" is ush_arch_copy_once now.
+ *   <lo> <hi> <warm|cold> <ns memcpy> <ns fixup> <ns movsb|-> <ns sse2> \
+ *   <ns avx2|-> <ns avx512|-> <ns before> <ns chosen> <chosen / memcpy> \
+ *   <chosen / fixup>
+ * where "fixup" is memcpy made safe the cheapest way (issue 16's
+ * baseline): memcpy up to the destination's last aligned 8-byte word,
+ * then that word's bytes copied once, so the word a waiter may poll is
+ * written by one store after everything else; "before" is the choice
+ * the tree made before AVX-512 (SSE2, AVX2 or `rep movsb` by size) and
+ * "chosen" is ush_arch_copy_once now.
  */
 #include "arch/ush_arch.h"
 
@@ -42,9 +50,9 @@ struct op {
     size_t n, soff, doff;
 };
 
-enum { M_MEMCPY, M_MOVSB, M_SSE2, M_AVX2, M_AVX512, M_BEFORE, M_CHOSEN, M_COUNT };
-static const char *m_name[M_COUNT] = { "memcpy", "movsb", "sse2", "avx2", "avx512", "before",
-                                       "chosen" };
+enum { M_MEMCPY, M_FIXUP, M_MOVSB, M_SSE2, M_AVX2, M_AVX512, M_BEFORE, M_CHOSEN, M_COUNT };
+static const char *m_name[M_COUNT] = { "memcpy", "fixup",  "movsb",  "sse2",
+                                       "avx2",   "avx512", "before", "chosen" };
 
 static unsigned char *src_region, *dst_region;
 static struct op      list[LIST];
@@ -54,6 +62,18 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* memcpy, then the last aligned 8-byte word the destination touches (1
+ * to 8 bytes) by the copy-once: memcpy stores only inside the bytes it
+ * is given, so that word is stored once, and last. */
+static inline void copy_fixup(void *d, const void *s, size_t n)
+{
+    uintptr_t end  = (uintptr_t)d + n;
+    size_t    tail = n == 0 ? 0 : end - ((end - 1) & ~(uintptr_t)7);
+    if (tail > n) tail = n;
+    memcpy(d, s, n - tail);
+    ush_arch_copy_once((char *)d + n - tail, (const char *)s + n - tail, tail);
 }
 
 /* The tree's choice before AVX-512, from the same thresholds. */
@@ -100,6 +120,7 @@ static double pass_ns(int m)
     double t0 = now_ns();
     switch (m) {
     case M_MEMCPY: PASS(memcpy); break;
+    case M_FIXUP: PASS(copy_fixup); break;
     case M_SSE2: PASS(ush_arch_copy_once_vec); break;
 #if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
     case M_MOVSB: PASS(ush_arch_copy_movsb); break;
@@ -159,9 +180,11 @@ static void run_class(size_t lo, size_t hi, int cold, int rounds, double *t)
 
 int main(int argc, char **argv)
 {
-    int rounds = argc > 1 ? atoi(argv[1]) : 101;
-    if (rounds < 1) {
-        fprintf(stderr, "usage: bench_copy_once [rounds]\n");
+    int    rounds = argc > 1 ? atoi(argv[1]) : 101;
+    size_t lo_min = argc > 2 ? strtoull(argv[2], NULL, 0) : 0;
+    size_t lo_max = argc > 3 ? strtoull(argv[3], NULL, 0) : SIZE_MAX;
+    if (rounds < 1 || argc > 4) {
+        fprintf(stderr, "usage: bench_copy_once [rounds [lo_min [lo_max]]]\n");
         return 2;
     }
     size_t region = COLD_SET + MAXN + 128;
@@ -180,18 +203,19 @@ int main(int argc, char **argv)
            rounds, LIST);
     printf("# %5s %6s %4s", "lo", "hi", "set");
     for (int m = 0; m < M_COUNT; m++) printf(" %7s", m_name[m]);
-    printf(" %7s\n", "ch/mcpy");
+    printf(" %7s %7s\n", "ch/mcpy", "ch/fix");
     for (int cold = 0; cold < 2; cold++) {
         for (size_t lo = 1; lo <= MAXN; lo *= 2) {
             size_t hi = lo == MAXN ? lo : 2 * lo - 1;
             double t[M_COUNT];
+            if (lo < lo_min || lo > lo_max) continue;
             run_class(lo, hi, cold, rounds, t);
             printf("%7zu %6zu %4s", lo, hi, cold ? "cold" : "warm");
             for (int m = 0; m < M_COUNT; m++) {
                 if (t[m] < 0) printf(" %7s", "-");
                 else printf(" %7.2f", t[m]);
             }
-            printf(" %7.2f\n", t[M_CHOSEN] / t[M_MEMCPY]);
+            printf(" %7.2f %7.2f\n", t[M_CHOSEN] / t[M_MEMCPY], t[M_CHOSEN] / t[M_FIXUP]);
             fflush(stdout);
         }
     }

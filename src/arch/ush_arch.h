@@ -16,7 +16,7 @@
  * One header per architecture, chosen here at build time: x86-64, aarch64,
  * ppc64le, and portable C for the rest (or anywhere, with
  * -DUSH_ARCH_GENERIC). x86-64 also chooses at run time (x86_64.c):
- * AVX-512BW masked stores where the CPU and the OS have them, `rep movsb`
+ * AVX-512BW/VL masked stores where the CPU and the OS have them, `rep movsb`
  * only where CPUID says it is fast, AVX2 where there is AVX2.
  */
 #ifndef USH_ARCH_H_

@@ -19,15 +19,17 @@ static inline void ush_arch_pause(void)
     __builtin_ia32_pause();
 }
 
-/* Set once at load time from CPUID (x86_64.c). With AVX-512BW (and the OS
- * saving its state) ush_arch_avx512 is 1: copies up to 128 bytes are two
- * or three masked stores inline, longer ones below
- * ush_arch_avx512_movsb_from the AVX-512 copy, the rest `rep movsb`.
+/* Set once at load time from CPUID (x86_64.c). With AVX-512BW and VL (and
+ * the OS saving their state) ush_arch_avx512 is 1: copies up to 64 bytes
+ * are one masked store inline, up to 128 five aligned 32-byte ones
+ * inline, longer ones below ush_arch_avx512_movsb_from the AVX-512 copy,
+ * the rest `rep movsb`.
  * Without it, copies shorter than
  * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
  * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
  * the rest 16-byte SSE2 vectors. */
 extern int    ush_arch_avx512;
+extern size_t ush_arch_masked_to;
 extern size_t ush_arch_avx512_movsb_from;
 extern size_t ush_arch_movsb_below;
 extern size_t ush_arch_movsb_from;
@@ -48,8 +50,11 @@ static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
  * the copy into a function given AVX-512 by a target attribute alone. */
 #if defined(__AVX512F__)
 #define USH_ARCH_MASKED_CLOBBERS_ "k1", "xmm16", "memory"
+#define USH_ARCH_MASKED128_CLOBBERS_                                           \
+    "k1", "k2", "k3", "k4", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "memory"
 #else
-#define USH_ARCH_MASKED_CLOBBERS_ "memory"
+#define USH_ARCH_MASKED_CLOBBERS_    "memory"
+#define USH_ARCH_MASKED128_CLOBBERS_ "memory"
 #endif
 
 /* Up to 64 bytes, only where ush_arch_avx512: one masked load and one
@@ -84,30 +89,60 @@ static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t 
                      : USH_ARCH_MASKED_CLOBBERS_);
 }
 
-/* 65 to 128 bytes, only where ush_arch_avx512: two masked stores split
- * at the last 8-byte boundary of the destination within its first 64
- * bytes (57 to 64 of them), so each aligned 8-byte word is in one store;
- * a third when more than 64 are left (from 122 bytes on, by alignment). */
+/* 65 to 128 bytes, only where ush_arch_avx512 (and so AVX-512VL): in the
+ * destination's own aligned 32-byte blocks. With off = dst's offset in
+ * its block and end = off + n (65 to 159), block 0 takes [off, 32), block
+ * 1 [32, 64) whole, blocks 2-4 whatever of [64 + 32 i, ...) lies below
+ * end (block 2 at least a byte, 3 and 4 perhaps none): each block's share
+ * with one load from the source byte that belongs at its start and one
+ * aligned 32-byte store, both masked but for block 1 (masked-off bytes
+ * are not read, so bytes outside the source are never touched). No two
+ * stores overlap, none crosses a block, and every naturally aligned
+ * 8-byte word lies in one block, so it is written by one store. The
+ * stores are 32 bytes and aligned rather than 64 and unaligned: on the
+ * Xeon of docs/performance.md a 64-byte masked store that crosses a line
+ * cost several times an aligned 32-byte one. All five loads come before
+ * the first store, as in memcpy, which measured 0.1-0.3 ns faster than
+ * each block's load and store in turn. */
 static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size_t n)
 {
-    size_t first = 64 - ((uintptr_t)dst & 7);
-    ush_arch_copy_once_masked(dst, src, first);
-    dst = (char *)dst + first;
-    src = (const char *)src + first;
-    n -= first;
-    if (__builtin_expect(n > 64, 0)) {
-        ush_arch_copy_once_masked(dst, src, 64);
-        dst = (char *)dst + 64;
-        src = (const char *)src + 64;
-        n -= 64;
-    }
-    ush_arch_copy_once_masked(dst, src, n);
+    size_t    off = (uintptr_t)dst & 31;
+    char     *a   = (char *)dst - off;
+    uintptr_t s   = (uintptr_t)src - off;
+    ptrdiff_t end = (ptrdiff_t)(off + n);
+    ptrdiff_t x3 = end - 96, x4 = end - 128;
+    uint32_t  k0 = ~(uint32_t)0 << off;
+    uint32_t  k2 = (uint32_t)(end - 64), k3 = (uint32_t)(x3 < 0 ? 0 : x3),
+             k4 = (uint32_t)(x4 < 0 ? 0 : x4);
+
+    __asm__ volatile("bzhi %[k2], %[ones], %[k2]\n\t"
+                     "bzhi %[k3], %[ones], %[k3]\n\t"
+                     "bzhi %[k4], %[ones], %[k4]\n\t"
+                     "kmovd %[k0], %%k1\n\t"
+                     "kmovd %[k2], %%k2\n\t"
+                     "kmovd %[k3], %%k3\n\t"
+                     "kmovd %[k4], %%k4\n\t"
+                     "vmovdqu8 (%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
+                     "vmovdqu64 32(%[s]), %%ymm17\n\t"
+                     "vmovdqu8 64(%[s]), %%ymm18%{%%k2%}%{z%}\n\t"
+                     "vmovdqu8 96(%[s]), %%ymm19%{%%k3%}%{z%}\n\t"
+                     "vmovdqu8 128(%[s]), %%ymm20%{%%k4%}%{z%}\n\t"
+                     "vmovdqu8 %%ymm16, (%[a])%{%%k1%}\n\t"
+                     "vmovdqa64 %%ymm17, 32(%[a])\n\t"
+                     "vmovdqu8 %%ymm18, 64(%[a])%{%%k2%}\n\t"
+                     "vmovdqu8 %%ymm19, 96(%[a])%{%%k3%}\n\t"
+                     "vmovdqu8 %%ymm20, 128(%[a])%{%%k4%}"
+                     : [k2] "+&r"(k2), [k3] "+&r"(k3), [k4] "+&r"(k4)
+                     : [k0] "r"(k0), [ones] "r"(~(uint32_t)0), [s] "r"(s), [a] "r"(a)
+                     : USH_ARCH_MASKED128_CLOBBERS_);
 }
 
 /* Copies up to this size take ush_arch_copy_once; rma.c copies longer
  * ones with memcpy before a copied-once tail. With AVX-512 the copy-once
- * keeps up with memcpy at every size measured (bench/copy_once.c), so
- * every put is copied once; the other copies fall behind from 4 KiB on. */
+ * is at least as fast as memcpy-then-fix-up at every size measured, and
+ * as memcpy itself but at 64-255 bytes into warm lines (bench/
+ * copy_once.c, docs/performance.md), so every put is copied once; the
+ * other copies fall behind from 4 KiB on. */
 static inline size_t ush_arch_copy_once_max(void)
 {
     return ush_arch_avx512 ? SIZE_MAX : (size_t)4 << 10;
@@ -115,12 +150,11 @@ static inline size_t ush_arch_copy_once_max(void)
 
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {
-    if (ush_arch_avx512) {
-        if (n <= 64) {
-            ush_arch_copy_once_masked(dst, src, n);
-        } else if (n <= 128) {
-            ush_arch_copy_once_masked128(dst, src, n);
-        } else if (n < ush_arch_avx512_movsb_from) {
+    if (n <= ush_arch_masked_to) {
+        if (n <= 64) ush_arch_copy_once_masked(dst, src, n);
+        else ush_arch_copy_once_masked128(dst, src, n);
+    } else if (ush_arch_avx512) {
+        if (n < ush_arch_avx512_movsb_from) {
             ush_arch_copy_once_avx512(dst, src, n);
         } else {
             ush_arch_copy_movsb(dst, src, n);
