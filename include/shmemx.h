@@ -213,8 +213,40 @@ USHMEM_TO_ALL_BIT_TYPES(USHMEM_X_PROTO_SIGNED_BIT_)
 #define shmemx_test_all(...)                shmem_test_all(__VA_ARGS__)
 #define shmemx_test_any(...)                shmem_test_any(__VA_ARGS__)
 #define shmemx_test_some(...)               shmem_test_some(__VA_ARGS__)
+#define shmemx_wait_until_all_vector(...)   shmem_wait_until_all_vector(__VA_ARGS__)
+#define shmemx_wait_until_any_vector(...)   shmem_wait_until_any_vector(__VA_ARGS__)
+#define shmemx_wait_until_some_vector(...)  shmem_wait_until_some_vector(__VA_ARGS__)
+#define shmemx_test_all_vector(...)         shmem_test_all_vector(__VA_ARGS__)
+#define shmemx_test_any_vector(...)         shmem_test_any_vector(__VA_ARGS__)
+#define shmemx_test_some_vector(...)        shmem_test_some_vector(__VA_ARGS__)
+#define shmemx_max_reduce(...)              shmem_max_reduce(__VA_ARGS__)
+#define shmemx_min_reduce(...)              shmem_min_reduce(__VA_ARGS__)
+#define shmemx_sum_reduce(...)              shmem_sum_reduce(__VA_ARGS__)
+#define shmemx_prod_reduce(...)             shmem_prod_reduce(__VA_ARGS__)
 #define shmemx_sum_inscan(...)              shmem_sum_inscan(__VA_ARGS__)
 #define shmemx_sum_exscan(...)              shmem_sum_exscan(__VA_ARGS__)
+
+/* SOS had shmemx_sync in both forms, the active-set one and later (team);
+ * no one symbol can be both, but a generic can, as shmem_sync is. */
+#define shmemx_sync(...)                    shmem_sync(__VA_ARGS__)
+
+/* The bitwise team reductions also take SOS's signed types: short, int,
+ * long and long long reach the signed wrappers above, signed char the
+ * standard int8 routine (int8_t is signed char everywhere). The signed
+ * fixed-width names are left out: each is one of these types. */
+#define USHMEM_X_C11_RBIT_(T, N, OP) T *: shmemx_##N##OP,
+#define USHMEM_X_C11_RBIT(LIST_OP, OP, ...)                                                   \
+    _Generic(USHMEM_C11_ARG1(__VA_ARGS__),                                                    \
+        USHMEM_C11_REDUCE_BIT_TYPES(LIST_OP)                                                  \
+        signed char *: shmem_int8##OP,                                                        \
+        USHMEM_X_C11_RBIT_(short, short, OP)                                                  \
+        USHMEM_X_C11_RBIT_(int, int, OP)                                                      \
+        USHMEM_X_C11_RBIT_(long, long, OP)                                                    \
+        USHMEM_X_C11_RBIT_(long long, longlong, OP)                                           \
+        default: ush_c11_no_routine_for_these_argument_types)(__VA_ARGS__)
+#define shmemx_and_reduce(...) USHMEM_X_C11_RBIT(USHMEM_C11_rand, _and_reduce, __VA_ARGS__)
+#define shmemx_or_reduce(...)  USHMEM_X_C11_RBIT(USHMEM_C11_ror, _or_reduce, __VA_ARGS__)
+#define shmemx_xor_reduce(...) USHMEM_X_C11_RBIT(USHMEM_C11_rxor, _xor_reduce, __VA_ARGS__)
 #endif
 
 #endif /* USHMEM_SHMEMX_H */
