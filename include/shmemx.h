@@ -46,6 +46,9 @@
 #define SHMEMX_CTX_INVALID       SHMEM_CTX_INVALID
 #define SHMEMX_TEAM_NUM_CONTEXTS SHMEM_TEAM_NUM_CONTEXTS
 
+#define SHMEMX_MALLOC_ATOMICS_REMOTE SHMEM_MALLOC_ATOMICS_REMOTE
+#define SHMEMX_MALLOC_SIGNAL_REMOTE  SHMEM_MALLOC_SIGNAL_REMOTE
+
 typedef shmem_team_t        shmemx_team_t;
 typedef shmem_team_config_t shmemx_team_config_t;
 
@@ -65,6 +68,9 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_X_ALIAS(query_initialized)                                                          \
     USHMEM_X_ALIAS(pcontrol)                                                                   \
     USHMEM_X_ALIAS(sync_all)
+
+/* Symmetric allocation with hints (1.5). */
+#define USHMEM_X_LIST_MEM USHMEM_X_ALIAS(malloc_with_hints)
 
 /* Teams and their contexts (SOS's team preview, before 1.5). */
 #define USHMEM_X_LIST_TEAM                                                                     \
@@ -87,7 +93,7 @@ typedef shmem_team_config_t shmemx_team_config_t;
 #define USHMEM_X_LIST_RMA USHMEM_RMA_TYPES(USHMEM_X_RMA_T_) USHMEM_RMA_SIZES(USHMEM_X_RMA_B_)
 
 /* Put-with-signal (1.5) in its typed, sized and mem forms, blocking and
- * _nbi, plain and ctx; signal_add/set (1.6). */
+ * _nbi, plain and ctx; signal_fetch (1.5); signal_add/set (1.6). */
 #define USHMEM_X_SIGNAL_T_(T, N)                                                               \
     USHMEM_X_ALIAS(N##_put_signal) USHMEM_X_ALIAS(ctx_##N##_put_signal)                        \
     USHMEM_X_ALIAS(N##_put_signal_nbi) USHMEM_X_ALIAS(ctx_##N##_put_signal_nbi)
@@ -99,7 +105,8 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_RMA_SIZES(USHMEM_X_SIGNAL_B_)                                                       \
     USHMEM_X_SIGNAL_B_(mem)                                                                    \
     USHMEM_X_ALIAS(signal_add) USHMEM_X_ALIAS(ctx_signal_add)                                  \
-    USHMEM_X_ALIAS(signal_set) USHMEM_X_ALIAS(ctx_signal_set)
+    USHMEM_X_ALIAS(signal_set) USHMEM_X_ALIAS(ctx_signal_set)                                  \
+    USHMEM_X_ALIAS(signal_fetch)
 
 /* Atomics: the non-blocking fetching forms (1.5), plain and ctx, and the
  * bitwise atomics (1.4), which SOS had with the default context only. OP
@@ -147,8 +154,8 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_REDUCE_ARITH_TYPES(USHMEM_X_REDUCE_ARITH_)
 
 #define USHMEM_X_LIST_ALL                                                                      \
-    USHMEM_X_LIST_SETUP USHMEM_X_LIST_TEAM USHMEM_X_LIST_RMA USHMEM_X_LIST_SIGNAL             \
-    USHMEM_X_LIST_AMO USHMEM_X_LIST_P2P USHMEM_X_LIST_COLL
+    USHMEM_X_LIST_SETUP USHMEM_X_LIST_MEM USHMEM_X_LIST_TEAM USHMEM_X_LIST_RMA                \
+    USHMEM_X_LIST_SIGNAL USHMEM_X_LIST_AMO USHMEM_X_LIST_P2P USHMEM_X_LIST_COLL
 
 #ifdef __cplusplus
 extern "C" {

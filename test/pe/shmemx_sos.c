@@ -5,11 +5,13 @@
  * macros, as (shmemx_signal_add)(...)), and a last section calls SOS's C11
  * generic shmemx_ macros:
  *   - setup: shmemx_init_thread starts the library, shmemx_query_initialized
- *     before and after, shmemx_pcontrol, shmemx_sync_all after puts;
+ *     before and after, shmemx_pcontrol, shmemx_sync_all after puts,
+ *     shmemx_malloc_with_hints with both of SOS's hint names;
  *   - block-strided RMA: typed, ctx, sized and ctx sized ibput/ibget, the
  *     gaps between blocks left untouched;
  *   - put-with-signal: typed, ctx sized, mem _nbi, ctx typed _nbi with
- *     SHMEMX_SIGNAL_ADD, then signal_add/set and their ctx forms;
+ *     SHMEMX_SIGNAL_ADD, then signal_add/set and their ctx forms, and
+ *     signal_fetch;
  *   - atomics: every non-blocking fetching form, the bitwise atomics;
  *   - point-to-point: wait_until/test with _all/_any/_some and _vector;
  *   - teams: split_strided, split_2d, my_pe, n_pes, translate_pe,
@@ -68,6 +70,18 @@ static void test_setup(void)
     shmem_quiet();
     shmemx_sync_all();
     CHECK_EQ(sync_flag, 1000 + left);
+
+    /* shmemx_malloc_with_hints: symmetric, and the hinted use works. */
+    long *hinted = shmemx_malloc_with_hints(sizeof(long),
+                                            SHMEMX_MALLOC_ATOMICS_REMOTE | SHMEMX_MALLOC_SIGNAL_REMOTE);
+    CHECK(hinted != NULL);
+    hinted[0] = 0;
+    shmem_barrier_all();
+    shmem_long_atomic_add(&hinted[0], me + 1, 0);
+    shmem_barrier_all();
+    if (me == 0)
+        CHECK_EQ(hinted[0], (long)npes * (npes + 1) / 2);
+    shmem_free(hinted);
 }
 
 /* ---- block-strided RMA ---------------------------------------------------- */
@@ -192,6 +206,7 @@ static void test_signals(void)
              1005 + (uint64_t)left);
     CHECK_EQ(shmem_signal_wait_until(&sig_remote_ctx, SHMEM_CMP_EQ, 2007 + (uint64_t)left),
              2007 + (uint64_t)left);
+    CHECK_EQ(shmemx_signal_fetch(&sig_remote), 1005 + (uint64_t)left);
     shmem_barrier_all();
 }
 
