@@ -46,6 +46,9 @@
 #define SHMEMX_CTX_INVALID       SHMEM_CTX_INVALID
 #define SHMEMX_TEAM_NUM_CONTEXTS SHMEM_TEAM_NUM_CONTEXTS
 
+#define SHMEMX_MALLOC_ATOMICS_REMOTE SHMEM_MALLOC_ATOMICS_REMOTE
+#define SHMEMX_MALLOC_SIGNAL_REMOTE  SHMEM_MALLOC_SIGNAL_REMOTE
+
 typedef shmem_team_t        shmemx_team_t;
 typedef shmem_team_config_t shmemx_team_config_t;
 
@@ -65,6 +68,9 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_X_ALIAS(query_initialized)                                                          \
     USHMEM_X_ALIAS(pcontrol)                                                                   \
     USHMEM_X_ALIAS(sync_all)
+
+/* Symmetric allocation with hints (1.5). */
+#define USHMEM_X_LIST_MEM USHMEM_X_ALIAS(malloc_with_hints)
 
 /* Teams and their contexts (SOS's team preview, before 1.5). */
 #define USHMEM_X_LIST_TEAM                                                                     \
@@ -87,7 +93,7 @@ typedef shmem_team_config_t shmemx_team_config_t;
 #define USHMEM_X_LIST_RMA USHMEM_RMA_TYPES(USHMEM_X_RMA_T_) USHMEM_RMA_SIZES(USHMEM_X_RMA_B_)
 
 /* Put-with-signal (1.5) in its typed, sized and mem forms, blocking and
- * _nbi, plain and ctx; signal_add/set (1.6). */
+ * _nbi, plain and ctx; signal_fetch (1.5); signal_add/set (1.6). */
 #define USHMEM_X_SIGNAL_T_(T, N)                                                               \
     USHMEM_X_ALIAS(N##_put_signal) USHMEM_X_ALIAS(ctx_##N##_put_signal)                        \
     USHMEM_X_ALIAS(N##_put_signal_nbi) USHMEM_X_ALIAS(ctx_##N##_put_signal_nbi)
@@ -99,7 +105,8 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_RMA_SIZES(USHMEM_X_SIGNAL_B_)                                                       \
     USHMEM_X_SIGNAL_B_(mem)                                                                    \
     USHMEM_X_ALIAS(signal_add) USHMEM_X_ALIAS(ctx_signal_add)                                  \
-    USHMEM_X_ALIAS(signal_set) USHMEM_X_ALIAS(ctx_signal_set)
+    USHMEM_X_ALIAS(signal_set) USHMEM_X_ALIAS(ctx_signal_set)                                  \
+    USHMEM_X_ALIAS(signal_fetch)
 
 /* Atomics: the non-blocking fetching forms (1.5), plain and ctx, and the
  * bitwise atomics (1.4), which SOS had with the default context only. OP
@@ -147,8 +154,8 @@ typedef shmem_team_config_t shmemx_team_config_t;
     USHMEM_REDUCE_ARITH_TYPES(USHMEM_X_REDUCE_ARITH_)
 
 #define USHMEM_X_LIST_ALL                                                                      \
-    USHMEM_X_LIST_SETUP USHMEM_X_LIST_TEAM USHMEM_X_LIST_RMA USHMEM_X_LIST_SIGNAL             \
-    USHMEM_X_LIST_AMO USHMEM_X_LIST_P2P USHMEM_X_LIST_COLL
+    USHMEM_X_LIST_SETUP USHMEM_X_LIST_MEM USHMEM_X_LIST_TEAM USHMEM_X_LIST_RMA                \
+    USHMEM_X_LIST_SIGNAL USHMEM_X_LIST_AMO USHMEM_X_LIST_P2P USHMEM_X_LIST_COLL
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,8 +220,40 @@ USHMEM_TO_ALL_BIT_TYPES(USHMEM_X_PROTO_SIGNED_BIT_)
 #define shmemx_test_all(...)                shmem_test_all(__VA_ARGS__)
 #define shmemx_test_any(...)                shmem_test_any(__VA_ARGS__)
 #define shmemx_test_some(...)               shmem_test_some(__VA_ARGS__)
+#define shmemx_wait_until_all_vector(...)   shmem_wait_until_all_vector(__VA_ARGS__)
+#define shmemx_wait_until_any_vector(...)   shmem_wait_until_any_vector(__VA_ARGS__)
+#define shmemx_wait_until_some_vector(...)  shmem_wait_until_some_vector(__VA_ARGS__)
+#define shmemx_test_all_vector(...)         shmem_test_all_vector(__VA_ARGS__)
+#define shmemx_test_any_vector(...)         shmem_test_any_vector(__VA_ARGS__)
+#define shmemx_test_some_vector(...)        shmem_test_some_vector(__VA_ARGS__)
+#define shmemx_max_reduce(...)              shmem_max_reduce(__VA_ARGS__)
+#define shmemx_min_reduce(...)              shmem_min_reduce(__VA_ARGS__)
+#define shmemx_sum_reduce(...)              shmem_sum_reduce(__VA_ARGS__)
+#define shmemx_prod_reduce(...)             shmem_prod_reduce(__VA_ARGS__)
 #define shmemx_sum_inscan(...)              shmem_sum_inscan(__VA_ARGS__)
 #define shmemx_sum_exscan(...)              shmem_sum_exscan(__VA_ARGS__)
+
+/* SOS had shmemx_sync in both forms, the active-set one and later (team);
+ * no one symbol can be both, but a generic can, as shmem_sync is. */
+#define shmemx_sync(...)                    shmem_sync(__VA_ARGS__)
+
+/* The bitwise team reductions also take SOS's signed types: short, int,
+ * long and long long reach the signed wrappers above, signed char the
+ * standard int8 routine (int8_t is signed char everywhere). The signed
+ * fixed-width names are left out: each is one of these types. */
+#define USHMEM_X_C11_RBIT_(T, N, OP) T *: shmemx_##N##OP,
+#define USHMEM_X_C11_RBIT(LIST_OP, OP, ...)                                                   \
+    _Generic(USHMEM_C11_ARG1(__VA_ARGS__),                                                    \
+        USHMEM_C11_REDUCE_BIT_TYPES(LIST_OP)                                                  \
+        signed char *: shmem_int8##OP,                                                        \
+        USHMEM_X_C11_RBIT_(short, short, OP)                                                  \
+        USHMEM_X_C11_RBIT_(int, int, OP)                                                      \
+        USHMEM_X_C11_RBIT_(long, long, OP)                                                    \
+        USHMEM_X_C11_RBIT_(long long, longlong, OP)                                           \
+        default: ush_c11_no_routine_for_these_argument_types)(__VA_ARGS__)
+#define shmemx_and_reduce(...) USHMEM_X_C11_RBIT(USHMEM_C11_rand, _and_reduce, __VA_ARGS__)
+#define shmemx_or_reduce(...)  USHMEM_X_C11_RBIT(USHMEM_C11_ror, _or_reduce, __VA_ARGS__)
+#define shmemx_xor_reduce(...) USHMEM_X_C11_RBIT(USHMEM_C11_rxor, _xor_reduce, __VA_ARGS__)
 #endif
 
 #endif /* USHMEM_SHMEMX_H */

@@ -156,3 +156,6 @@ USH_API(void *, shmemalign)(size_t alignment, size_t size)
 {
     return pshmem_align(alignment, size);
 }
+
+/* SOS's shmemx_ name (USHMEM_X_LIST_MEM of <shmemx.h>). */
+USHMEM_X_LIST_MEM

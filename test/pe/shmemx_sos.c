@@ -5,11 +5,13 @@
  * macros, as (shmemx_signal_add)(...)), and a last section calls SOS's C11
  * generic shmemx_ macros:
  *   - setup: shmemx_init_thread starts the library, shmemx_query_initialized
- *     before and after, shmemx_pcontrol, shmemx_sync_all after puts;
+ *     before and after, shmemx_pcontrol, shmemx_sync_all after puts,
+ *     shmemx_malloc_with_hints with both of SOS's hint names;
  *   - block-strided RMA: typed, ctx, sized and ctx sized ibput/ibget, the
  *     gaps between blocks left untouched;
  *   - put-with-signal: typed, ctx sized, mem _nbi, ctx typed _nbi with
- *     SHMEMX_SIGNAL_ADD, then signal_add/set and their ctx forms;
+ *     SHMEMX_SIGNAL_ADD, then signal_add/set and their ctx forms, and
+ *     signal_fetch;
  *   - atomics: every non-blocking fetching form, the bitwise atomics;
  *   - point-to-point: wait_until/test with _all/_any/_some and _vector;
  *   - teams: split_strided, split_2d, my_pe, n_pes, translate_pe,
@@ -17,11 +19,17 @@
  *     team_sync, team_destroy (SOS's int-returning form);
  *   - collectives on SHMEMX_TEAM_WORLD and on a split team: broadcast,
  *     collect, fcollect(mem), alltoall, alltoalls, reductions of every
- *     operator group, SOS's signed and/or/xor reductions, inscan, exscan.
+ *     operator group, SOS's signed and/or/xor reductions, inscan, exscan;
+ *   - the C11 generics: ibput, put_signal, signal_set/add, a fetching
+ *     non-blocking atomic, wait_until_any, sum_inscan; then the vector
+ *     waits and tests, every team reduction (bitwise ones on SOS's signed
+ *     types) and shmemx_sync in its team and active-set forms.
  * The data are arranged so that a value from the wrong PE, slot or block
  * is caught, not only a missing one.
  */
 #include <shmemx.h>
+
+#include <limits.h>
 
 #include "pe_test.h"
 
@@ -62,6 +70,18 @@ static void test_setup(void)
     shmem_quiet();
     shmemx_sync_all();
     CHECK_EQ(sync_flag, 1000 + left);
+
+    /* shmemx_malloc_with_hints: symmetric, and the hinted use works. */
+    long *hinted = shmemx_malloc_with_hints(sizeof(long),
+                                            SHMEMX_MALLOC_ATOMICS_REMOTE | SHMEMX_MALLOC_SIGNAL_REMOTE);
+    CHECK(hinted != NULL);
+    hinted[0] = 0;
+    shmem_barrier_all();
+    shmem_long_atomic_add(&hinted[0], me + 1, 0);
+    shmem_barrier_all();
+    if (me == 0)
+        CHECK_EQ(hinted[0], (long)npes * (npes + 1) / 2);
+    shmem_free(hinted);
 }
 
 /* ---- block-strided RMA ---------------------------------------------------- */
@@ -186,6 +206,7 @@ static void test_signals(void)
              1005 + (uint64_t)left);
     CHECK_EQ(shmem_signal_wait_until(&sig_remote_ctx, SHMEM_CMP_EQ, 2007 + (uint64_t)left),
              2007 + (uint64_t)left);
+    CHECK_EQ(shmemx_signal_fetch(&sig_remote), 1005 + (uint64_t)left);
     shmem_barrier_all();
 }
 
@@ -540,6 +561,89 @@ static void test_generics(void)
     CHECK_EQ(gen_amo, 10L * me + 3);
 }
 
+/* The later ones: vector point-to-point, every team reduction (the
+ * bitwise ones on SOS's signed types as well, with negative values so a
+ * lost sign shows) and shmemx_sync in both of SOS's forms. */
+static short         red_sh_src, red_sh;
+static signed char   red_sc_src, red_sc;
+static int           red_i_src, red_i, red_isum_src, red_isum;
+static long long     red_ll_src, red_ll, red_llprod_src, red_llprod;
+static unsigned char red_uc_src, red_uc;
+static long          red_l_src, red_l;
+static double        red_d_src, red_d;
+static int           vec[3], vec_seen[2];
+static long          sync_psync[SHMEM_SYNC_SIZE];
+
+static void test_generics_later(void)
+{
+    pe_section("C11 generic shmemx_ reductions, vector waits, sync");
+    int    cmp[3];
+    size_t idx[3];
+    short  and_sh = -1;
+    int    or_i   = INT_MIN;
+    long long xor_ll = 0;
+    for (int p = 0; p < npes; p++) {
+        and_sh = (short)(and_sh & ~(1 << (p % 15)));
+        or_i |= 1 << (p % 30);
+        xor_ll ^= -(long long)(p + 1);
+    }
+    for (int i = 0; i < SHMEM_SYNC_SIZE; i++)
+        sync_psync[i] = SHMEM_SYNC_VALUE;
+    red_sh_src = (short)~(1 << (me % 15));
+    red_sc_src = (signed char)~(1 << (me % 7));
+    red_i_src  = INT_MIN | 1 << (me % 30);
+    red_ll_src = -(long long)(me + 1);
+    red_uc_src = (unsigned char)(1u << (me % 8));
+    red_l_src  = 10L * me - 5;
+    red_d_src  = me + 0.25;
+    red_isum_src = me + 1;
+    red_llprod_src = 2;
+    shmem_barrier_all();
+
+    CHECK_EQ(shmemx_and_reduce(SHMEMX_TEAM_WORLD, &red_sh, &red_sh_src, 1), 0);
+    CHECK_EQ(red_sh, and_sh);
+    CHECK_EQ(shmemx_and_reduce(SHMEMX_TEAM_WORLD, &red_sc, &red_sc_src, 1), 0);
+    CHECK(red_sc < 0);
+    CHECK_EQ(shmemx_or_reduce(SHMEMX_TEAM_WORLD, &red_i, &red_i_src, 1), 0);
+    CHECK_EQ(red_i, or_i);
+    CHECK_EQ(shmemx_xor_reduce(SHMEMX_TEAM_WORLD, &red_ll, &red_ll_src, 1), 0);
+    CHECK_EQ(red_ll, xor_ll);
+    CHECK_EQ(shmemx_or_reduce(SHMEMX_TEAM_WORLD, &red_uc, &red_uc_src, 1), 0);
+    CHECK_EQ(red_uc, (unsigned char)((1u << (npes < 8 ? npes : 8)) - 1));
+    CHECK_EQ(shmemx_max_reduce(SHMEMX_TEAM_WORLD, &red_l, &red_l_src, 1), 0);
+    CHECK_EQ(red_l, 10L * (npes - 1) - 5);
+    CHECK_EQ(shmemx_min_reduce(SHMEMX_TEAM_WORLD, &red_d, &red_d_src, 1), 0);
+    CHECK_EQ(red_d, 0.25);
+    CHECK_EQ(shmemx_sum_reduce(SHMEMX_TEAM_WORLD, &red_isum, &red_isum_src, 1), 0);
+    CHECK_EQ(red_isum, npes * (npes + 1) / 2);
+    CHECK_EQ(shmemx_prod_reduce(SHMEMX_TEAM_WORLD, &red_llprod, &red_llprod_src, 1), 0);
+    CHECK_EQ(red_llprod, 1LL << npes);
+
+    /* Each PE fills its right neighbour's vec with its own values. */
+    for (int i = 0; i < 3; i++) {
+        shmem_int_p(&vec[i], 3 * me + i + 1, right);
+        cmp[i] = 3 * left + i + 1;
+    }
+    shmemx_wait_until_all_vector(vec, 3, NULL, SHMEM_CMP_EQ, cmp);
+    CHECK_EQ(shmemx_test_all_vector(vec, 3, NULL, SHMEM_CMP_EQ, cmp), 1);
+    CHECK(shmemx_wait_until_any_vector(vec, 3, NULL, SHMEM_CMP_EQ, cmp) < 3);
+    CHECK(shmemx_test_any_vector(vec, 3, NULL, SHMEM_CMP_EQ, cmp) < 3);
+    CHECK_EQ(shmemx_wait_until_some_vector(vec, 3, idx, NULL, SHMEM_CMP_EQ, cmp), (size_t)3);
+    CHECK_EQ(shmemx_test_some_vector(vec, 3, idx, NULL, SHMEM_CMP_EQ, cmp), (size_t)3);
+
+    /* shmemx_sync, team form then active-set form: after the quiet and
+     * the sync, the left neighbour's store has landed. */
+    shmem_int_p(&vec_seen[0], 100 + me, right);
+    shmem_quiet();
+    CHECK_EQ(shmemx_sync(SHMEMX_TEAM_WORLD), 0);
+    CHECK_EQ(vec_seen[0], 100 + left);
+    shmem_int_p(&vec_seen[1], 200 + me, right);
+    shmem_quiet();
+    shmemx_sync(0, 0, npes, sync_psync);
+    CHECK_EQ(vec_seen[1], 200 + left);
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     test_setup();
@@ -550,5 +654,6 @@ int main(void)
     test_teams();
     test_collectives();
     test_generics();
+    test_generics_later();
     return pe_test_finish();
 }
