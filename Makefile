@@ -33,9 +33,9 @@ PKG_FUZZ  = clang libclang-rt-14-dev
 # installed, by scripts/cross-sysroot.sh (it says why) into $(BUILD)/cross.
 PKG_CROSS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
             gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
-# The aarch64 build's tests run here under QEMU user-mode emulation
-# (test/emu/): its static user-mode emulators, and update-binfmts to
-# register the aarch64 one with the kernel (scripts/binfmt.sh).
+# The aarch64 and ppc64le builds' tests run here under QEMU user-mode
+# emulation (test/emu/): its static user-mode emulators, and
+# update-binfmts to register those two with the kernel (scripts/binfmt.sh).
 PKG_CROSS += qemu-user-static binfmt-support
 # make bench: Debian's Open MPI OSHMEM to compare with (its oshcc needs the
 # headers), gnuplot without X for the latency-against-size PNG, and
@@ -90,12 +90,15 @@ ifneq ($(DEPS),no)
 	done
 endif
 
-# aarch64 executables run through qemu-aarch64 (binfmt_misc); where the
-# kernel or the container refuses the entry, the emu tests are skipped.
+# aarch64 and ppc64le executables run through qemu-<arch> (binfmt_misc);
+# where the kernel or the container refuses an entry, that architecture's
+# emu tests are skipped.
 emu-binfmt: deps
 ifneq ($(DEPS),no)
-	@sh scripts/binfmt.sh aarch64 || \
-	    echo "ushmem: no qemu-aarch64 in binfmt_misc: the emulated aarch64 tests will be skipped"
+	@for a in aarch64 ppc64le; do \
+	    sh scripts/binfmt.sh $$a || \
+	        echo "ushmem: no qemu-$$a in binfmt_misc: the emulated $$a tests will be skipped"; \
+	done
 endif
 
 # Only the ThreadSanitizer run of the threaded tests (test/sanitize/):

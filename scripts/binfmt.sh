@@ -1,5 +1,5 @@
 #!/bin/sh
-# binfmt.sh ARCH: make the kernel run ARCH (aarch64, ...) executables
+# binfmt.sh ARCH: make the kernel run ARCH (aarch64, ppc64le) executables
 # through Debian's qemu-user-static, so that the emulated tests of the
 # cross builds (test/emu/) can start them directly, and so can the
 # emulated oshrun its PEs.

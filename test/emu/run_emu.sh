@@ -4,7 +4,7 @@
 # under QEMU user-mode emulation through binfmt_misc. Used by the emu.*
 # tests (CMakeLists.txt here); exits 77 (skipped) where it cannot run.
 #
-# The cross build's own ctest runs them: its oshrun is the aarch64 one,
+# The cross build's own ctest runs them: its oshrun is the target's one,
 # itself emulated, and every PE it starts goes through binfmt too.
 # QEMU_LD_PREFIX makes the overlay the guests' root (scripts/
 # cross-sysroot.sh says why it must hold the C library as well).
