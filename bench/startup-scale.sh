@@ -32,7 +32,7 @@ RUNS=3
 NPS="4 8 16 32 64 128 256"
 NODES=default        # "2 4 8" when root, else none (with a note)
 PER_NODE=8
-LAUNCHERS="mpirun srun"
+LAUNCHERS=default    # "mpirun srun", or mpirun alone (with a note) without Slurm
 OMPI_MAX=128         # Open MPI takes ~100 s at 256 PEs on 2 cores
 HEAP=32M
 HEAP_ABOVE=64
@@ -82,10 +82,11 @@ shmem_init took inside the PEs; with a CSV and a PNG in --out.
                      "2 4 8" as root, none otherwise; "" for none); needs
                      root, iproute2 and Open MPI's mpirun for both libraries
   --per-node P       PEs per emulated node (default $PER_NODE)
-  --launcher "LIST"  how the emulated-node jobs start (default "$LAUNCHERS"):
-                     mpirun (Open MPI's, through the tooling's rsh agent;
-                     series netns) and/or srun (--mpi=pmix, a private Slurm
-                     with a slurmd in each node; series srun)
+  --launcher "LIST"  how the emulated-node jobs start (default "mpirun srun",
+                     mpirun alone where Slurm is not installed): mpirun
+                     (Open MPI's, through the tooling's rsh agent; series
+                     netns) and/or srun (--mpi=pmix, a private Slurm with a
+                     slurmd in each node; series srun)
   --ompi-max N       no Open MPI job above N PEs (default $OMPI_MAX; 0: no cap)
   --heap SIZE        symmetric heap per PE above --heap-above PEs, given to
                      both libraries (default $HEAP)
@@ -304,6 +305,24 @@ if [ "$NODES" = default ]; then
     fi
 fi
 for n in $NODES; do at_least "$n" 1 || die "--nodes takes whole numbers of at least 1, not '$n'"; done
+# have_slurm: what the srun series needs, or a line saying what is missing.
+have_slurm() {
+    local tool
+    for tool in srun:slurm-client slurmd:slurmd slurmctld:slurmctld munged:munge; do
+        PATH=$PATH:/usr/sbin:/sbin command -v "${tool%%:*}" >/dev/null ||
+            { echo "'${tool%%:*}' not found (Debian package ${tool#*:})"; return 1; }
+    done
+    ls /usr/lib/*/slurm-wlm/mpi_pmix*.so >/dev/null 2>&1 ||
+        { echo "no Slurm PMIx plugin (Debian package slurm-wlm-basic-plugins)"; return 1; }
+    [ -r "$SLURM_TOOL" ] || { echo "Slurm tooling '$SLURM_TOOL' not found (set SLURM_TOOL to bin/slurm-local)"; return 1; }
+}
+if [ "$LAUNCHERS" = default ]; then
+    LAUNCHERS="mpirun srun"
+    if [ -n "$NODES" ] && ! why=$(have_slurm); then
+        LAUNCHERS=mpirun
+        echo "$BENCH_NAME: no srun series: $why" >&2
+    fi
+fi
 [ -n "$LAUNCHERS" ] || die "--launcher takes mpirun, srun or both, not nothing"
 for l in $LAUNCHERS; do
     case $l in mpirun|srun) ;; *) die "--launcher takes mpirun and/or srun, not '$l'" ;; esac
@@ -333,14 +352,8 @@ if [ -n "$NODES" ]; then
             die "needs '${tool%%:*}'$([ "${tool#*:}" != "$tool" ] && echo " (Debian package ${tool#*:})")"
     done
     [ -r "$CLUSTER_TOOL" ] || die "cluster tooling '$CLUSTER_TOOL' not found (set CLUSTER_TOOL to bin/netns-cluster)"
-    if has_launcher srun; then
-        for tool in srun:slurm-client slurmd:slurmd slurmctld:slurmctld munged:munge; do
-            PATH=$PATH:/usr/sbin:/sbin command -v "${tool%%:*}" >/dev/null ||
-                die "--launcher srun needs '${tool%%:*}' (Debian package ${tool#*:}), or use --launcher mpirun"
-        done
-        ls /usr/lib/*/slurm-wlm/mpi_pmix*.so >/dev/null 2>&1 ||
-            die "--launcher srun needs Slurm's PMIx plugin (Debian package slurm-wlm-basic-plugins), or use --launcher mpirun"
-        [ -r "$SLURM_TOOL" ] || die "Slurm tooling '$SLURM_TOOL' not found (set SLURM_TOOL to bin/slurm-local)"
+    if has_launcher srun && ! why=$(have_slurm); then
+        die "--launcher srun: $why; or use --launcher mpirun"
     fi
 fi
 
