@@ -41,8 +41,9 @@ PKG_CROSS += qemu-user-static binfmt-support
 # headers), gnuplot without X for the latency-against-size PNG, and
 # ucx_perftest, the baseline of the cross-node latency bench.
 PKG_BENCH = openmpi-bin libopenmpi-dev gnuplot-nox ucx-utils
-# make bench-scale: the emulated nodes of its multi-node series.
-PKG_BENCH_SCALE = $(PKG_BENCH) iproute2
+# make bench-scale: the emulated nodes of its multi-node series, and the
+# private Slurm of its srun series.
+PKG_BENCH_SCALE = $(PKG_BENCH) iproute2 slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins
 
 PACKAGES = $(PKG_BUILD)
 # DEPS=no: check and install nothing (a machine set up some other way).

@@ -9,7 +9,9 @@
 # one get from the PE npes/2 ranks away, finalize; each PE reports its
 # shmem_init time and peak RSS). On one node each library runs under its
 # own oshrun; across nodes both run under Open MPI's mpirun, started on the
-# nodes through the cluster tooling's rsh agent, as bench/xnode.sh does.
+# nodes through the cluster tooling's rsh agent, as bench/xnode.sh does,
+# and under srun --mpi=pmix of a private Slurm with one slurmd in each
+# node (--launcher).
 # Per run and PE count: ushmem, then Open MPI, so a burst of load falls on
 # both. Figures are medians over runs. The script measures; it never
 # decides which side must be faster or what is flat enough.
@@ -30,6 +32,7 @@ RUNS=3
 NPS="4 8 16 32 64 128 256"
 NODES=default        # "2 4 8" when root, else none (with a note)
 PER_NODE=8
+LAUNCHERS=default    # "mpirun srun", or mpirun alone (with a note) without Slurm
 OMPI_MAX=128         # Open MPI takes ~100 s at 256 PEs on 2 cores
 HEAP=32M
 HEAP_ABOVE=64
@@ -44,11 +47,23 @@ OMPI_MCA=(--mca spml_ucx_opal_mem_hooks 0)
 CLUSTER_TOOL=${CLUSTER_TOOL:-$SCRIPT_DIR/../test/cluster/tools/netns-cluster}
 MIN_RUNS=1
 
-# The cluster's own names, distinct from the tests' (node*, 10.77.0) and
-# xnode.sh's (ushb*, 10.78.0), so they can run at the same time.
-export CLUSTER_PREFIX=ushs CLUSTER_SUBNET=10.79.0 CLUSTER_BRIDGE=ushsbr0
-export CLUSTER_STATE_DIR=/tmp/ushs-cluster CLUSTER_ETC_HOSTS=0
-LOCK_FILE=/tmp/ushs-scale.lock
+# The cluster's own names, subnet and Slurm ports, distinct from the
+# cluster tests' (ushn*, 10.79.0, Slurm 6917) and xnode.sh's (ushb*,
+# 10.78.0), so they can run at the same time. Two bridges with one subnet
+# would give the root namespace two routes to it: mpirun's replies would
+# reach one cluster's nodes only, after TCP's retries. SCALE_CLUSTER
+# (prefix), SCALE_SUBNET and SCALE_SLURM_PORT choose others.
+SCALE_CLUSTER=${SCALE_CLUSTER:-ushs}
+export CLUSTER_PREFIX=$SCALE_CLUSTER CLUSTER_SUBNET=${SCALE_SUBNET:-10.80.0}
+export CLUSTER_BRIDGE=${SCALE_CLUSTER}br0 CLUSTER_STATE_DIR=/tmp/$SCALE_CLUSTER-cluster
+# Names in /etc/hosts (a block of its own, removed by down) only for Slurm.
+export CLUSTER_ETC_HOSTS=0
+# /var/tmp: the slurmds give each node a private /tmp.
+export SLURM_LOCAL_STATE_DIR=/var/tmp/$SCALE_CLUSTER-slurm SLURM_LOCAL_CLUSTER=${SCALE_CLUSTER}cl
+export SLURM_LOCAL_CTLD_PORT=${SCALE_SLURM_PORT:-6937}
+export SLURM_LOCAL_SLURMD_PORT=$((SLURM_LOCAL_CTLD_PORT + 1))
+SLURM_TOOL=${SLURM_TOOL:-$SCRIPT_DIR/../test/cluster/tools/slurm-local}
+LOCK_FILE=/tmp/$SCALE_CLUSTER-scale.lock
 
 usage() {
     cat <<EOF
@@ -67,6 +82,11 @@ shmem_init took inside the PEs; with a CSV and a PNG in --out.
                      "2 4 8" as root, none otherwise; "" for none); needs
                      root, iproute2 and Open MPI's mpirun for both libraries
   --per-node P       PEs per emulated node (default $PER_NODE)
+  --launcher "LIST"  how the emulated-node jobs start (default "mpirun srun",
+                     mpirun alone where Slurm is not installed): mpirun
+                     (Open MPI's, through the tooling's rsh agent; series
+                     netns) and/or srun (--mpi=pmix, a private Slurm with a
+                     slurmd in each node; series srun)
   --ompi-max N       no Open MPI job above N PEs (default $OMPI_MAX; 0: no cap)
   --heap SIZE        symmetric heap per PE above --heap-above PEs, given to
                      both libraries (default $HEAP)
@@ -83,6 +103,10 @@ shmem_init took inside the PEs; with a CSV and a PNG in --out.
 The heap size goes in SHMEM_SYMMETRIC_SIZE (ushmem) and SMA_SYMMETRIC_SIZE
 (Open MPI 4.1 ignores SHMEM_SYMMETRIC_SIZE; it reads SMA_SYMMETRIC_SIZE and
 SHMEM_SYMMETRIC_HEAP_SIZE); both PEs see both.
+
+Environment: SCALE_CLUSTER (node prefix, default ushs), SCALE_SUBNET
+(default 10.80.0), SCALE_SLURM_PORT (slurmctld's, default 6937; slurmd's is
+the next): another cluster, to run beside one already up.
 EOF
 }
 
@@ -169,7 +193,7 @@ table() {
             key = $1 "," $2 "," $3
             if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
             ok[key, $4]  = $6 == "" ? "skip" : $5 "/" $6
-            pp[key, $4]  = $8; wall[key, $4] = $7; rss[key, $4] = $9; init[key, $4] = $11
+            pp[key, $4]  = $8; wall[key, $4] = $7; rss[key, $4] = $9; init[key, $4] = $11; imax[key, $4] = $12
             # The lowest ms/PE of the series: at a few PEs the fixed job
             # cost (launcher, loading) inflates ms/PE, so the first point
             # is not the one to measure the rise from.
@@ -177,16 +201,16 @@ table() {
         }
         function cell(key, lib,   s) {
             if (pp[key, lib] == "")
-                return sprintf("%5s %8s %8s %7s %8s %6s", ok[key, lib] == "" ? "-" : ok[key, lib], "-", "-", "-", "-", "-")
+                return sprintf("%5s %8s %8s %7s %8s %8s %6s", ok[key, lib] == "" ? "-" : ok[key, lib], "-", "-", "-", "-", "-", "-")
             split(key, f, ",")
-            return sprintf("%5s %8.2f %8.1f %7.1f %8.1f %6.2f", ok[key, lib], wall[key, lib] / 1000,
-                           pp[key, lib], rss[key, lib], init[key, lib], pp[key, lib] / base[f[1], lib])
+            return sprintf("%5s %8.2f %8.1f %7.1f %8.1f %8.1f %6.2f", ok[key, lib], wall[key, lib] / 1000,
+                           pp[key, lib], rss[key, lib], init[key, lib], imax[key, lib], pp[key, lib] / base[f[1], lib])
         }
         END {
-            printf "%-7s %5s %5s | %-47s | %-47s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
-            printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %6s | %5s %8s %8s %7s %8s %6s | %6s\n",
-                   "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth",
-                   "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "growth", "ms/PE"
+            printf "%-7s %5s %5s | %-56s | %-56s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
+            printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %8s %6s | %5s %8s %8s %7s %8s %8s %6s | %6s\n",
+                   "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth",
+                   "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth", "ms/PE"
             for (k = 1; k <= nk; k++) {
                 key = order[k]; split(key, f, ",")
                 r = "n/a"
@@ -232,7 +256,8 @@ EOF
     got=$(table "$tmp/csv" | awk 'NR > 2 { print $NF }' | paste -sd'|')
     xcheck "table ratio" "0.50|n/a|n/a" "$got"
     # Over the series' lowest ms/PE (40 at 8 PEs), not its first point.
-    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 9) }' | paste -sd'|')
+    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 10) }' | paste -sd'|')
+    xcheck "table init max" "22.0|42.0" "$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 11) }' | paste -sd'|')"
     xcheck "table growth" "1.25|1.00" "$got"
     rm -rf "$tmp"
     self_test_verdict "$fails"
@@ -246,6 +271,7 @@ while [ $# -gt 0 ]; do
         --np)         NPS=${2-}; shift ;;
         --nodes)      NODES=${2-}; shift ;;
         --per-node)   PER_NODE=${2-}; shift ;;
+        --launcher)   LAUNCHERS=${2-}; shift ;;
         --ompi-max)   OMPI_MAX=${2-}; shift ;;
         --heap)       HEAP=${2-}; shift ;;
         --heap-above) HEAP_ABOVE=${2-}; shift ;;
@@ -279,6 +305,29 @@ if [ "$NODES" = default ]; then
     fi
 fi
 for n in $NODES; do at_least "$n" 1 || die "--nodes takes whole numbers of at least 1, not '$n'"; done
+# have_slurm: what the srun series needs, or a line saying what is missing.
+have_slurm() {
+    local tool
+    for tool in srun:slurm-client slurmd:slurmd slurmctld:slurmctld munged:munge; do
+        PATH=$PATH:/usr/sbin:/sbin command -v "${tool%%:*}" >/dev/null ||
+            { echo "'${tool%%:*}' not found (Debian package ${tool#*:})"; return 1; }
+    done
+    ls /usr/lib/*/slurm-wlm/mpi_pmix*.so >/dev/null 2>&1 ||
+        { echo "no Slurm PMIx plugin (Debian package slurm-wlm-basic-plugins)"; return 1; }
+    [ -r "$SLURM_TOOL" ] || { echo "Slurm tooling '$SLURM_TOOL' not found (set SLURM_TOOL to bin/slurm-local)"; return 1; }
+}
+if [ "$LAUNCHERS" = default ]; then
+    LAUNCHERS="mpirun srun"
+    if [ -n "$NODES" ] && ! why=$(have_slurm); then
+        LAUNCHERS=mpirun
+        echo "$BENCH_NAME: no srun series: $why" >&2
+    fi
+fi
+[ -n "$LAUNCHERS" ] || die "--launcher takes mpirun, srun or both, not nothing"
+for l in $LAUNCHERS; do
+    case $l in mpirun|srun) ;; *) die "--launcher takes mpirun and/or srun, not '$l'" ;; esac
+done
+has_launcher() { case " $LAUNCHERS " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -n "$NPS$NODES" ] || die "nothing to run: --np and --nodes are both empty"
 
 DO_USH=1; DO_OMPI=1
@@ -303,23 +352,35 @@ if [ -n "$NODES" ]; then
             die "needs '${tool%%:*}'$([ "${tool#*:}" != "$tool" ] && echo " (Debian package ${tool#*:})")"
     done
     [ -r "$CLUSTER_TOOL" ] || die "cluster tooling '$CLUSTER_TOOL' not found (set CLUSTER_TOOL to bin/netns-cluster)"
+    if has_launcher srun && ! why=$(have_slurm); then
+        die "--launcher srun: $why; or use --launcher mpirun"
+    fi
 fi
 
 mkdir -p "$OUT/raw" || die "cannot create --out '$OUT'"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/raw/*.log
-# Not under a private /tmp of the caller's: the nodes start these binaries.
-WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/ushmem-scale.XXXXXX") || die "mktemp failed"
+# Not under /tmp: the nodes start these binaries, and a node's slurmd has
+# a /tmp of its own.
+WORKDIR=$(mktemp -d /var/tmp/ushmem-scale.XXXXXX) || die "mktemp failed"
 CLUSTER_UP=0
+SLURM_UP=0
 # shellcheck disable=SC2317  # reached through the EXIT trap
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM HUP
+    # Slurm first: its slurmds live in the nodes.
+    if [ "$SLURM_UP" = 1 ]; then
+        bash "$SLURM_TOOL" down >>"$WORKDIR/cluster.log" 2>&1 ||
+            echo "$BENCH_NAME: stopping the private Slurm failed; run SLURM_LOCAL_STATE_DIR=$SLURM_LOCAL_STATE_DIR" \
+                 "bash $SLURM_TOOL down" >&2
+    fi
     if [ "$CLUSTER_UP" = 1 ]; then
         # down ends whatever still runs inside the nodes, by PID.
-        bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1 ||
+        CLUSTER_ETC_HOSTS=1 bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1 ||
             echo "$BENCH_NAME: tearing down the cluster failed; run CLUSTER_PREFIX=$CLUSTER_PREFIX" \
-                 "CLUSTER_BRIDGE=$CLUSTER_BRIDGE CLUSTER_STATE_DIR=$CLUSTER_STATE_DIR bash $CLUSTER_TOOL down" >&2
+                 "CLUSTER_BRIDGE=$CLUSTER_BRIDGE CLUSTER_STATE_DIR=$CLUSTER_STATE_DIR CLUSTER_ETC_HOSTS=1" \
+                 "bash $CLUSTER_TOOL down" >&2
     fi
     if [ "$KEEP" = 1 ]; then echo "$BENCH_NAME: work directory kept in $WORKDIR"; else rm -rf "$WORKDIR"; fi
     exit "$rc"
@@ -395,10 +456,16 @@ node_point() { # node_point NP TAG
     fi
 }
 
-# Emulated nodes: both libraries under Open MPI's mpirun (ushmem's oshrun
-# is one node only), PER_NODE PEs on each of the first N nodes.
-AGENT=$WORKDIR/rsh-agent
+# Emulated nodes: both libraries under one launcher (ushmem's oshrun is
+# one node only), PER_NODE PEs on each of the first N nodes.
 netns_point() { # netns_point NODES TAG
+    has_launcher mpirun && mpirun_point "$@"
+    has_launcher srun && srun_point "$@"
+}
+
+# Open MPI's mpirun, starting its daemons through the rsh agent.
+AGENT=$WORKDIR/rsh-agent
+mpirun_point() { # mpirun_point NODES TAG
     local nodes=$1 tag=$2 np hosts="" i envs fwd=()
     np=$((nodes * PER_NODE))
     for i in $(seq 0 $((nodes - 1))); do
@@ -426,16 +493,45 @@ netns_point() { # netns_point NODES TAG
     fi
 }
 
+# srun --mpi=pmix: each node's slurmd starts its PEs, and Slurm's PMIx
+# plugin serves them, with no mpirun, orted or rsh agent. srun passes the
+# caller's environment on, so Open MPI's finalize workaround goes there as
+# OMPI_MCA_*. Slurm runs no task plugin here (slurm-local): nothing binds.
+srun_point() { # srun_point NODES TAG
+    local nodes=$1 tag=$2 np envs
+    np=$((nodes * PER_NODE))
+    envs=$(heap_env "$np")
+    # shellcheck disable=SC2206  # envs: VAR=VALUE words
+    local srun=(env SLURM_CONF="$SLURM_LOCAL_STATE_DIR/etc/slurm.conf" $envs
+                srun --mpi=pmix -N "$nodes" -n "$np" --ntasks-per-node="$PER_NODE")
+    [ "$DO_USH" = 1 ] && run_point srun "$nodes" "$np" ushmem "$tag" "${srun[@]}" "$USH_EXE"
+    if [ "$DO_OMPI" = 1 ]; then
+        if ompi_capped "$np"; then
+            [ "$tag" = warmup ] || echo "srun $nodes $np ompi SKIP" >>"$RESULTS"
+        else
+            run_point srun "$nodes" "$np" ompi "$tag" env OMPI_MCA_spml_ucx_opal_mem_hooks=0 "${srun[@]}" "$OMPI_EXE"
+        fi
+    fi
+}
+
 if [ -n "$NODES" ]; then
     exec 8>"$LOCK_FILE"
     flock -n 8 || die "another startup-scale.sh holds $LOCK_FILE (its cluster is $CLUSTER_PREFIX*); wait for it to end"
     # shellcheck disable=SC2086  # NODES: a list of whole numbers, split on purpose
     max_nodes=$(printf '%s\n' $NODES | sort -n | tail -n 1)
-    # A leftover of a run killed outright (the lock says nobody owns it).
-    [ -e "$CLUSTER_STATE_DIR" ] && bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1
+    # Leftovers of a run killed outright (the lock says nobody owns them).
+    [ -e "$SLURM_LOCAL_STATE_DIR" ] && bash "$SLURM_TOOL" down >>"$WORKDIR/cluster.log" 2>&1
+    [ -e "$CLUSTER_STATE_DIR" ] && CLUSTER_ETC_HOSTS=1 bash "$CLUSTER_TOOL" down >>"$WORKDIR/cluster.log" 2>&1
     CLUSTER_UP=1
+    has_launcher srun && CLUSTER_ETC_HOSTS=1
     bash "$CLUSTER_TOOL" up "$max_nodes" >>"$WORKDIR/cluster.log" 2>&1 ||
         { cat "$WORKDIR/cluster.log" >&2; die "bringing up $max_nodes emulated nodes failed"; }
+    if has_launcher srun; then
+        SLURM_UP=1
+        SLURM_LOCAL_NETNS_NODES=$max_nodes SLURM_LOCAL_CPUS=$PER_NODE \
+            bash "$SLURM_TOOL" up >>"$WORKDIR/cluster.log" 2>&1 ||
+            { cat "$WORKDIR/cluster.log" >&2; die "starting Slurm in $max_nodes emulated nodes failed"; }
+    fi
     cat >"$AGENT" <<EOF
 #!/bin/sh
 export CLUSTER_PREFIX=$CLUSTER_PREFIX CLUSTER_SUBNET=$CLUSTER_SUBNET CLUSTER_BRIDGE=$CLUSTER_BRIDGE CLUSTER_STATE_DIR=$CLUSTER_STATE_DIR CLUSTER_ETC_HOSTS=0
@@ -472,12 +568,13 @@ cp "$RESULTS" "$OUT/runs.txt"
     echo "medians over $RUNS run(s) per point, libraries alternating."
     echo "  wall s:  the whole launcher command; ms/PE: wall / PEs;"
     echo "  MiB/PE:  peak RSS (VmHWM before shmem_finalize), mean over PEs;"
-    echo "  init ms: shmem_init inside the PEs, median over PEs;"
+    echo "  init ms: shmem_init inside the PEs, median over PEs; init max: the slowest PE's;"
     echo "  growth:  ms/PE over the series' lowest ms/PE (1.00 at the lowest; flat: all near 1);"
     echo "  ratio:   ushmem ms/PE / Open MPI ms/PE (below 1: ushmem faster)."
     echo "  heap: SHMEM_SYMMETRIC_SIZE=SMA_SYMMETRIC_SIZE=$HEAP above $HEAP_ABOVE PEs;" \
          "Open MPI capped at $([ "$OMPI_MAX" -gt 0 ] && echo "$OMPI_MAX PEs" || echo "no PE count")."
-    [ -n "$NODES" ] && echo "  netns: $PER_NODE PEs on each emulated node, both libraries under Open MPI's mpirun."
+    [ -n "$NODES" ] && echo "  netns, srun: $PER_NODE PEs on each emulated node, both libraries under Open MPI's" \
+                            "mpirun (netns) or srun --mpi=pmix (srun)."
     echo
     table "$OUT/scale.csv"
 } >"$OUT/scale.txt"

@@ -98,8 +98,16 @@ static int ush_decide_ctx_workers(int npus)
 /* Serving peers from a thread is needed where UCX emulates remote access
  * in software: between nodes (TCP) and, on one node, for static data that
  * is not shared (atomics on it are emulated). Node-local heap and shared
- * static data are loads and stores, which need no one's help. */
-static int ush_decide_progress_thread(void)
+ * static data are loads and stores, which need no one's help.
+ *
+ * Not on a node with more PEs than hardware threads: there every PE's
+ * waits already yield, and a second thread per PE on the thread-safe
+ * worker it needs stalled start-up for 20 to 150 s in about one run of
+ * three (4 emulated nodes x 8 PEs on 2 cores: a wait's yields, the
+ * thread's naps and UCX's worker lock, with 3 threads per PE queued on the
+ * cores), against 0.8-1.0 s every time without it. A PE that computes
+ * there without calling the library is served when it next calls it. */
+static int ush_decide_progress_thread(int npus)
 {
     const char *mode = ush_g.env.progress_thread;
     if (!strcmp(mode, "on")) return 1;
@@ -107,6 +115,7 @@ static int ush_decide_progress_thread(void)
     if (strcmp(mode, "auto")) {
         ush_fatal("shmem_init", "SHMEM_PROGRESS_THREAD=%s: expected auto, on or off", mode);
     }
+    if (npus > 0 && ush_g.local_size > npus) return 0;
     return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
 }
 
@@ -240,7 +249,7 @@ static void ush_init_locked(int requested)
     ush_tp_thread_t tmode = requested >= SHMEM_THREAD_MULTIPLE ? USH_TP_THREAD_MULTI
                           : requested == SHMEM_THREAD_SERIALIZED ? USH_TP_THREAD_SERIALIZED
                                                                  : USH_TP_THREAD_SINGLE;
-    ush_g.progress_thread = ush_decide_progress_thread();
+    ush_g.progress_thread = ush_decide_progress_thread(npus);
     ush_tp_check("UCX initialisation", ush_tp_init(tmode, ush_g.progress_thread));
     ush_g.thread_level = ush_thread_level(requested);
     ush_ctx_default = (struct ush_ctx){ .tp = ush_tp_ctx_default, .team = SHMEM_TEAM_WORLD,

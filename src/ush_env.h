@@ -34,7 +34,8 @@
       "cores, else after spinning briefly), always or never.")                       \
     X(progress_thread, PROGRESS_THREAD, STRING, "auto",                               \
       "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
-      "the job spans several nodes, or static data is not shared), on or off.")       \
+      "the job spans several nodes, or static data is not shared, unless node-local " \
+      "PEs outnumber cores), on or off.")                                            \
     X(ctx_workers, CTX_WORKERS, INT, "0",                                             \
       "UCX workers for created contexts: each of the first this many contexts gets "  \
       "its own, later ones share them. 0: the node's hardware threads divided by "    \
