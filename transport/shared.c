@@ -67,6 +67,36 @@ static void ush_tp_copy_pages(void *dst, const void *src, size_t len)
 }
 #endif
 
+/* Whether [start, end) is mapped readable and writable from end to end,
+ * by /proc/self/maps. The segment is rounded out to whole pages, and the
+ * copy reads and the swap replaces all of them: on a kernel whose pages
+ * are larger than the alignment the program was linked with, the rounded
+ * range may take in a hole or a read-only page next to the data (QEMU
+ * with 64 KiB guest pages over 4 KiB host pages is one such case), where
+ * the copy would crash and the swap would make read-only data writable.
+ * Then the data is not shared and its peers reach it through UCX. */
+static int ush_tp_range_rw(uintptr_t start, uintptr_t end)
+{
+    FILE         *f = fopen("/proc/self/maps", "re");
+    char          line[512];
+    unsigned long lo, hi;
+    char          perm[5];
+    uintptr_t     next = start; /* the first byte not yet seen mapped rw */
+
+    if (f == NULL) return 0;
+    while (next < end && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perm) != 3) continue;
+        if (hi <= next) continue;
+        if (lo > next || perm[0] != 'r' || perm[1] != 'w') break; /* a hole, or not rw */
+        next = hi;
+        /* A line longer than the buffer: skip its rest (a long path). */
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f)) {
+        }
+    }
+    fclose(f);
+    return next >= end;
+}
+
 ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
 {
     size_t    page  = (size_t)sysconf(_SC_PAGESIZE);
@@ -80,6 +110,13 @@ ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
         done->len == len) {
         ush_tp.seg_share[seg] = *done;
         return USH_TP_OK;
+    }
+
+    if (!ush_tp_range_rw(start, end)) {
+        ush_tp_set_error("the %zu bytes of static data, rounded out to whole pages of %zu "
+                         "bytes, take in memory that is not writable data",
+                         size, page);
+        return USH_TP_ERR_NOMEM;
     }
 
     int fd = memfd_create("ushmem-static", MFD_CLOEXEC);
