@@ -437,7 +437,16 @@ heap_env() {
     [ "$1" -gt "$HEAP_ABOVE" ] && echo "SHMEM_SYMMETRIC_SIZE=$HEAP SMA_SYMMETRIC_SIZE=$HEAP"
 }
 
-ompi_capped() { [ "$OMPI_MAX" -gt 0 ] && [ "$1" -gt "$OMPI_MAX" ]; }
+# ompi_point SERIES NODES NP TAG CMD...: Open MPI's job of a point, or
+# above its cap a SKIP line in the results (none for a warm-up).
+ompi_point() {
+    [ "$DO_OMPI" = 1 ] || return 0
+    if [ "$OMPI_MAX" -gt 0 ] && [ "$3" -gt "$OMPI_MAX" ]; then
+        [ "$4" = warmup ] || echo "$1 $2 $3 ompi SKIP" >>"$RESULTS"
+    else
+        run_point "$1" "$2" "$3" ompi "$4" "${@:5}"
+    fi
+}
 
 # One node: each library under its own launcher.
 node_point() { # node_point NP TAG
@@ -445,15 +454,9 @@ node_point() { # node_point NP TAG
     envs=$(heap_env "$np")
     # shellcheck disable=SC2086  # envs: VAR=VALUE words
     [ "$DO_USH" = 1 ] && run_point node 1 "$np" ushmem "$tag" env $envs "$PREFIX/bin/oshrun" -n "$np" "$USH_EXE"
-    if [ "$DO_OMPI" = 1 ]; then
-        if ompi_capped "$np"; then
-            [ "$tag" = warmup ] || echo "node 1 $np ompi SKIP" >>"$RESULTS"
-        else
-            # shellcheck disable=SC2086
-            run_point node 1 "$np" ompi "$tag" env $envs "$OMPI_OSHRUN" --allow-run-as-root --oversubscribe \
-                -np "$np" "${OMPI_MCA[@]}" "$OMPI_EXE"
-        fi
-    fi
+    # shellcheck disable=SC2086
+    ompi_point node 1 "$np" "$tag" env $envs "$OMPI_OSHRUN" --allow-run-as-root --oversubscribe \
+        -np "$np" "${OMPI_MCA[@]}" "$OMPI_EXE"
 }
 
 # Emulated nodes: both libraries under one launcher (ushmem's oshrun is
@@ -484,13 +487,7 @@ mpirun_point() { # mpirun_point NODES TAG
                   # Every node sees the same cores: bound, PEs would pile up on the first ones.
                   --bind-to none "${fwd[@]}")
     [ "$DO_USH" = 1 ] && run_point netns "$nodes" "$np" ushmem "$tag" "${mpirun[@]}" "$USH_EXE"
-    if [ "$DO_OMPI" = 1 ]; then
-        if ompi_capped "$np"; then
-            [ "$tag" = warmup ] || echo "netns $nodes $np ompi SKIP" >>"$RESULTS"
-        else
-            run_point netns "$nodes" "$np" ompi "$tag" "${mpirun[@]}" "${OMPI_MCA[@]}" "$OMPI_EXE"
-        fi
-    fi
+    ompi_point netns "$nodes" "$np" "$tag" "${mpirun[@]}" "${OMPI_MCA[@]}" "$OMPI_EXE"
 }
 
 # srun --mpi=pmix: each node's slurmd starts its PEs, and Slurm's PMIx
@@ -505,13 +502,7 @@ srun_point() { # srun_point NODES TAG
     local srun=(env SLURM_CONF="$SLURM_LOCAL_STATE_DIR/etc/slurm.conf" $envs
                 srun --mpi=pmix -N "$nodes" -n "$np" --ntasks-per-node="$PER_NODE")
     [ "$DO_USH" = 1 ] && run_point srun "$nodes" "$np" ushmem "$tag" "${srun[@]}" "$USH_EXE"
-    if [ "$DO_OMPI" = 1 ]; then
-        if ompi_capped "$np"; then
-            [ "$tag" = warmup ] || echo "srun $nodes $np ompi SKIP" >>"$RESULTS"
-        else
-            run_point srun "$nodes" "$np" ompi "$tag" env OMPI_MCA_spml_ucx_opal_mem_hooks=0 "${srun[@]}" "$OMPI_EXE"
-        fi
-    fi
+    ompi_point srun "$nodes" "$np" "$tag" env OMPI_MCA_spml_ucx_opal_mem_hooks=0 "${srun[@]}" "$OMPI_EXE"
 }
 
 if [ -n "$NODES" ]; then

@@ -68,8 +68,15 @@ static int ush_node_pus(void)
     return npus;
 }
 
-/* Waiting loops yield when this node runs more PEs than it has cores:
- * a spinning PE would otherwise hold the core its peer needs. */
+/* Whether this node runs more PEs than it has hardware threads (npus
+ * from ush_node_pus; 0 when hwloc could not say). */
+static int ush_node_oversubscribed(int npus)
+{
+    return npus > 0 && ush_g.local_size > npus;
+}
+
+/* Waiting loops yield when this node runs more PEs than it has cores, or
+ * may: a spinning PE would otherwise hold the core its peer needs. */
 static int ush_decide_yield(int npus)
 {
     const char *mode = ush_g.env.yield;
@@ -78,7 +85,7 @@ static int ush_decide_yield(int npus)
     if (strcmp(mode, "auto")) {
         ush_fatal("shmem_init", "SHMEM_YIELD=%s: expected auto, always or never", mode);
     }
-    return npus <= 0 || ush_g.local_size > npus;
+    return npus <= 0 || ush_node_oversubscribed(npus);
 }
 
 /* Workers for created contexts before they share: more than this PE's
@@ -115,7 +122,7 @@ static int ush_decide_progress_thread(int npus)
     if (strcmp(mode, "auto")) {
         ush_fatal("shmem_init", "SHMEM_PROGRESS_THREAD=%s: expected auto, on or off", mode);
     }
-    if (npus > 0 && ush_g.local_size > npus) return 0;
+    if (ush_node_oversubscribed(npus)) return 0;
     return ush_tp_job.num_nodes > 1 || (!ush_g.env.share_static && ush_g.local_size > 1);
 }
 

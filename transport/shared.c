@@ -85,13 +85,17 @@ static int ush_tp_range_rw(uintptr_t start, uintptr_t end)
 
     if (f == NULL) return 0;
     while (next < end && fgets(line, sizeof line, f)) {
+        /* A line longer than the buffer (a long path): its start holds
+         * the range and permissions; skip the rest. */
+        if (strchr(line, '\n') == NULL) {
+            int c;
+            while ((c = getc(f)) != EOF && c != '\n') {
+            }
+        }
         if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perm) != 3) continue;
         if (hi <= next) continue;
         if (lo > next || perm[0] != 'r' || perm[1] != 'w') break; /* a hole, or not rw */
         next = hi;
-        /* A line longer than the buffer: skip its rest (a long path). */
-        while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f)) {
-        }
     }
     fclose(f);
     return next >= end;

@@ -6,6 +6,7 @@
  */
 #include "criterion/criterion.h"
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -119,7 +120,12 @@ int main(int argc, char **argv)
             return 2;
         }
         if (pid == 0) run_child(t);
-        while (waitpid(pid, &status, 0) < 0) {}
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                perror("waitpid");
+                return 2;
+            }
+        }
 
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
             printf("[PASS] %s::%s\n", t->suite, t->name);
