@@ -114,7 +114,7 @@ USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uin
     return j / 64;
 }
 
-/* Any size, though the inline copy takes those to 128 bytes. Up to 64,
+/* Any size, though the inline copies take those to 256 bytes. Up to 64,
  * 128 and 256 bytes a fixed 2, 3 or 5 lines, some of them perhaps with
  * an empty mask: the masks are arithmetic, so the branches go by size
  * class alone, and a class always runs the same instructions whatever
@@ -168,7 +168,7 @@ __attribute__((constructor)) static void ush_arch_x86_init(void)
         (b7 & USH_CPUID7_EBX_AVX512VL) && (b7 & USH_CPUID7_EBX_BMI2) &&
         (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
         ush_arch_avx512    = 1;
-        ush_arch_masked_to = 128;
+        ush_arch_masked_to = 256;
         if (ush_arch_movsb_from != SIZE_MAX) {
             ush_arch_avx512_movsb_from = USH_ARCH_AVX512_MOVSB_FROM;
         }

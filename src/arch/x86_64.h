@@ -21,9 +21,9 @@ static inline void ush_arch_pause(void)
 
 /* Set once at load time from CPUID (x86_64.c). With AVX-512BW and VL (and
  * the OS saving their state) ush_arch_avx512 is 1: copies up to 64 bytes
- * are one masked store inline, up to 128 five aligned 32-byte ones
- * inline, longer ones below ush_arch_avx512_movsb_from the AVX-512 copy,
- * the rest `rep movsb`.
+ * are one masked store inline, up to 128 five aligned 32-byte ones and
+ * up to 256 nine (ush_arch_masked_to), inline too, longer ones below
+ * ush_arch_avx512_movsb_from the AVX-512 copy, the rest `rep movsb`.
  * Without it, copies shorter than
  * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
  * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
@@ -52,9 +52,13 @@ static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
 #define USH_ARCH_MASKED_CLOBBERS_ "k1", "xmm16", "memory"
 #define USH_ARCH_MASKED128_CLOBBERS_                                           \
     "k1", "k2", "k3", "k4", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "memory"
+#define USH_ARCH_MASKED256_CLOBBERS_                                           \
+    "k1", "k2", "k4", "k5", "k6", "k7", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20",     \
+        "xmm21", "xmm22", "xmm23", "xmm24", "memory"
 #else
 #define USH_ARCH_MASKED_CLOBBERS_    "memory"
 #define USH_ARCH_MASKED128_CLOBBERS_ "memory"
+#define USH_ARCH_MASKED256_CLOBBERS_ "memory"
 #endif
 
 /* Up to 64 bytes, only where ush_arch_avx512: one masked load and one
@@ -89,52 +93,109 @@ static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t 
                      : USH_ARCH_MASKED_CLOBBERS_);
 }
 
-/* 65 to 128 bytes, only where ush_arch_avx512 (and so AVX-512VL): in the
+/* 65 to 256 bytes, only where ush_arch_avx512 (and so AVX-512VL): in the
  * destination's own aligned 32-byte blocks. With off = dst's offset in
- * its block and end = off + n (65 to 159), block 0 takes [off, 32), block
- * 1 [32, 64) whole, blocks 2-4 whatever of [64 + 32 i, ...) lies below
- * end (block 2 at least a byte, 3 and 4 perhaps none): each block's share
- * with one load from the source byte that belongs at its start and one
- * aligned 32-byte store, both masked but for block 1 (masked-off bytes
- * are not read, so bytes outside the source are never touched). No two
- * stores overlap, none crosses a block, and every naturally aligned
- * 8-byte word lies in one block, so it is written by one store. The
- * stores are 32 bytes and aligned rather than 64 and unaligned: on the
- * Xeon of docs/performance.md a 64-byte masked store that crosses a line
- * cost several times an aligned 32-byte one. All five loads come before
- * the first store, as in memcpy, which measured 0.1-0.3 ns faster than
- * each block's load and store in turn. */
+ * its block and end = off + n, block 0 takes [off, 32), the blocks below
+ * the copy's shortest end whole, and each block above that whatever of
+ * it lies below end, perhaps none: each block's share with one load from
+ * the source byte that belongs at its start and one aligned 32-byte
+ * store, both masked but for the whole blocks (masked-off bytes are not
+ * read, so bytes outside the source are never touched). No two stores
+ * overlap, none crosses a block, and every naturally aligned 8-byte word
+ * lies in one block, so it is written by one store. The stores are 32
+ * bytes and aligned rather than 64 and unaligned: on the Xeon of
+ * docs/performance.md a 64-byte masked store that crosses a line cost
+ * several times an aligned 32-byte one. All loads come before the first
+ * store, as in memcpy.
+ *
+ * The masks are cheap because they are what made these copies slower
+ * than memcpy: bzhi of all ones keeps the low `index` bits and all of
+ * them from the operand's width on, so a block pair's two masks come
+ * from one 64-bit bzhi (the upper block by a k-register shift), and only
+ * a count that can fall below zero needs a clamp. */
+#define USH_ARCH_BLOCK_LOAD_(i, ymm, k)                                        \
+    "vmovdqu8 " #i "*32(%[s]), %%ymm" #ymm "%{%%k" #k "%}%{z%}\n\t"
+#define USH_ARCH_BLOCK_STORE_(i, ymm, k)                                       \
+    "vmovdqu8 %%ymm" #ymm ", " #i "*32(%[a])%{%%k" #k "%}\n\t"
+
+/* 65 to 128 bytes: end is 65 to 158, so five blocks, block 1 whole. */
 static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size_t n)
 {
     size_t    off = (uintptr_t)dst & 31;
     char     *a   = (char *)dst - off;
     uintptr_t s   = (uintptr_t)src - off;
     ptrdiff_t end = (ptrdiff_t)(off + n);
-    ptrdiff_t x3 = end - 96, x4 = end - 128;
-    uint32_t  k0 = ~(uint32_t)0 << off;
-    uint32_t  k2 = (uint32_t)(end - 64), k3 = (uint32_t)(x3 < 0 ? 0 : x3),
-             k4 = (uint32_t)(x4 < 0 ? 0 : x4);
+    ptrdiff_t x3  = end - 96;
+    uint64_t  k0  = ~(uint64_t)0 << off;
+    uint64_t  k2  = (uint64_t)(end - 64);          /* 1-94: block 2 */
+    uint64_t  k3  = (uint64_t)(x3 < 0 ? 0 : x3); /* 0-62: blocks 3 and 4 */
 
     __asm__ volatile("bzhi %[k2], %[ones], %[k2]\n\t"
                      "bzhi %[k3], %[ones], %[k3]\n\t"
-                     "bzhi %[k4], %[ones], %[k4]\n\t"
-                     "kmovd %[k0], %%k1\n\t"
-                     "kmovd %[k2], %%k2\n\t"
-                     "kmovd %[k3], %%k3\n\t"
-                     "kmovd %[k4], %%k4\n\t"
-                     "vmovdqu8 (%[s]), %%ymm16%{%%k1%}%{z%}\n\t"
+                     "kmovd %k[k0], %%k1\n\t"
+                     "kmovd %k[k2], %%k2\n\t"
+                     "kmovq %[k3], %%k3\n\t"
+                     "kshiftrq $32, %%k3, %%k4\n\t"
+                     USH_ARCH_BLOCK_LOAD_(0, 16, 1)
                      "vmovdqu64 32(%[s]), %%ymm17\n\t"
-                     "vmovdqu8 64(%[s]), %%ymm18%{%%k2%}%{z%}\n\t"
-                     "vmovdqu8 96(%[s]), %%ymm19%{%%k3%}%{z%}\n\t"
-                     "vmovdqu8 128(%[s]), %%ymm20%{%%k4%}%{z%}\n\t"
-                     "vmovdqu8 %%ymm16, (%[a])%{%%k1%}\n\t"
+                     USH_ARCH_BLOCK_LOAD_(2, 18, 2)
+                     USH_ARCH_BLOCK_LOAD_(3, 19, 3)
+                     USH_ARCH_BLOCK_LOAD_(4, 20, 4)
+                     USH_ARCH_BLOCK_STORE_(0, 16, 1)
                      "vmovdqa64 %%ymm17, 32(%[a])\n\t"
-                     "vmovdqu8 %%ymm18, 64(%[a])%{%%k2%}\n\t"
-                     "vmovdqu8 %%ymm19, 96(%[a])%{%%k3%}\n\t"
-                     "vmovdqu8 %%ymm20, 128(%[a])%{%%k4%}"
-                     : [k2] "+&r"(k2), [k3] "+&r"(k3), [k4] "+&r"(k4)
-                     : [k0] "r"(k0), [ones] "r"(~(uint32_t)0), [s] "r"(s), [a] "r"(a)
+                     USH_ARCH_BLOCK_STORE_(2, 18, 2)
+                     USH_ARCH_BLOCK_STORE_(3, 19, 3)
+                     USH_ARCH_BLOCK_STORE_(4, 20, 4)
+                     : [k2] "+&r"(k2), [k3] "+&r"(k3)
+                     : [k0] "r"(k0), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
                      : USH_ARCH_MASKED128_CLOBBERS_);
+}
+
+/* 129 to 256 bytes: end is 129 to 286, so nine blocks, blocks 1-3
+ * whole. Nine aligned 32-byte stores measured faster than five masked
+ * 64-byte lines, which need more mask arithmetic than they save stores. */
+static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size_t n)
+{
+    size_t    off = (uintptr_t)dst & 31;
+    char     *a   = (char *)dst - off;
+    uintptr_t s   = (uintptr_t)src - off;
+    ptrdiff_t end = (ptrdiff_t)(off + n);
+    ptrdiff_t x6 = end - 192, x8 = end - 256;
+    uint64_t  k0 = ~(uint64_t)0 << off;
+    uint64_t  k4 = (uint64_t)(end - 128);          /* 1-158: blocks 4 and 5 */
+    uint64_t  k6 = (uint64_t)(x6 < 0 ? 0 : x6);    /* 0-94: blocks 6 and 7 */
+    uint64_t  k8 = (uint64_t)(x8 < 0 ? 0 : x8);    /* 0-30: block 8 */
+
+    __asm__ volatile("bzhi %[k4], %[ones], %[k4]\n\t"
+                     "bzhi %[k6], %[ones], %[k6]\n\t"
+                     "bzhi %[k8], %[ones], %[k8]\n\t"
+                     "kmovd %k[k0], %%k1\n\t"
+                     "kmovq %[k4], %%k4\n\t"
+                     "kmovq %[k6], %%k6\n\t"
+                     "kmovd %k[k8], %%k2\n\t"
+                     "kshiftrq $32, %%k4, %%k5\n\t"
+                     "kshiftrq $32, %%k6, %%k7\n\t"
+                     USH_ARCH_BLOCK_LOAD_(0, 16, 1)
+                     "vmovdqu64 32(%[s]), %%ymm17\n\t"
+                     "vmovdqu64 64(%[s]), %%ymm18\n\t"
+                     "vmovdqu64 96(%[s]), %%ymm19\n\t"
+                     USH_ARCH_BLOCK_LOAD_(4, 20, 4)
+                     USH_ARCH_BLOCK_LOAD_(5, 21, 5)
+                     USH_ARCH_BLOCK_LOAD_(6, 22, 6)
+                     USH_ARCH_BLOCK_LOAD_(7, 23, 7)
+                     USH_ARCH_BLOCK_LOAD_(8, 24, 2)
+                     USH_ARCH_BLOCK_STORE_(0, 16, 1)
+                     "vmovdqa64 %%ymm17, 32(%[a])\n\t"
+                     "vmovdqa64 %%ymm18, 64(%[a])\n\t"
+                     "vmovdqa64 %%ymm19, 96(%[a])\n\t"
+                     USH_ARCH_BLOCK_STORE_(4, 20, 4)
+                     USH_ARCH_BLOCK_STORE_(5, 21, 5)
+                     USH_ARCH_BLOCK_STORE_(6, 22, 6)
+                     USH_ARCH_BLOCK_STORE_(7, 23, 7)
+                     USH_ARCH_BLOCK_STORE_(8, 24, 2)
+                     : [k4] "+&r"(k4), [k6] "+&r"(k6), [k8] "+&r"(k8)
+                     : [k0] "r"(k0), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
+                     : USH_ARCH_MASKED256_CLOBBERS_);
 }
 
 /* Copies up to this size take ush_arch_copy_once; rma.c copies longer
@@ -152,7 +213,8 @@ static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {
     if (n <= ush_arch_masked_to) {
         if (n <= 64) ush_arch_copy_once_masked(dst, src, n);
-        else ush_arch_copy_once_masked128(dst, src, n);
+        else if (n <= 128) ush_arch_copy_once_masked128(dst, src, n);
+        else ush_arch_copy_once_masked256(dst, src, n);
     } else if (ush_arch_avx512) {
         if (n < ush_arch_avx512_movsb_from) {
             ush_arch_copy_once_avx512(dst, src, n);

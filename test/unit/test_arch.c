@@ -268,6 +268,12 @@ static void copy_masked128(void *d, const void *s, size_t n)
     else ush_arch_copy_once_masked128(d, s, n);
 }
 
+static void copy_masked256(void *d, const void *s, size_t n)
+{
+    if (n <= 128) copy_masked128(d, s, n);
+    else ush_arch_copy_once_masked256(d, s, n);
+}
+
 static struct {
     unsigned c1, b7, d7;
     uint64_t xcr0;
@@ -301,7 +307,7 @@ Test(arch, x86_choice_by_cpuid)
     cr_assert_eq(ush_arch_avx2_from, avx2 ? 128 : SIZE_MAX, "AVX2 %d: from %zu", avx2,
                  ush_arch_avx2_from);
     cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW/VL %d: chosen %d", avx512, ush_arch_avx512);
-    cr_assert_eq(ush_arch_masked_to, avx512 ? 128 : 0, "AVX-512BW/VL %d: inline masked to %zu",
+    cr_assert_eq(ush_arch_masked_to, avx512 ? 256 : 0, "AVX-512BW/VL %d: inline masked to %zu",
                  avx512, ush_arch_masked_to);
     cr_assert_eq(ush_arch_avx512_movsb_from, avx512 && (fsrm || erms) ? 8192 : SIZE_MAX,
                  "AVX-512BW %d, FSRM %d, ERMS %d: rep movsb from %zu", avx512, fsrm, erms,
@@ -327,6 +333,7 @@ Test(arch, x86_avx512, .timeout = 50)
     check_way(copy_avx512, "ush_arch_copy_once_avx512", 300);
     check_way(copy_masked, "ush_arch_copy_once_masked", 64);
     check_way(copy_masked128, "ush_arch_copy_once_masked128", 128);
+    check_way(copy_masked256, "ush_arch_copy_once_masked256", 256);
 }
 #endif
 
