@@ -209,7 +209,8 @@ static inline size_t ush_arch_copy_once_max(void)
     return ush_arch_avx512 ? SIZE_MAX : (size_t)4 << 10;
 }
 
-static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
+static inline __attribute__((always_inline)) void ush_arch_copy_once(void *dst, const void *src,
+                                                                 size_t n)
 {
     if (n <= ush_arch_masked_to) {
         if (n <= 64) ush_arch_copy_once_masked(dst, src, n);
