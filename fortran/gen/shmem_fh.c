@@ -33,10 +33,13 @@ static void int_const(const char *name, long value)
     line(buf);
 }
 
-/* A function's result type and EXTERNAL. Only for the functions whose 1.4
- * synopsis leaves the declaration to the library (SHMEM_PTR): the others'
- * synopses declare the type in the program ("INTEGER SHMEM_MY_PE, ME"),
- * and a second declaration is an error in gfortran. */
+/* A function's result type and EXTERNAL. Only for the three functions the
+ * other implementations' shmem.fh declare (OSSS's, after SGI's; Sandia
+ * OpenSHMEM's; Open MPI's): SHMEM_PTR, SHMEM_PE_ACCESSIBLE and
+ * SHMEM_ADDR_ACCESSIBLE. Programs written for them call these under
+ * IMPLICIT NONE without declaring them.
+ * The other functions are the program's to declare ("INTEGER SHMEM_MY_PE,
+ * ME"), and a second declaration is an error in gfortran. */
 static void fn_type(const char *type, const char *names)
 {
     char buf[128];
@@ -58,8 +61,10 @@ int main(int argc, char **argv)
             "! program unit that calls SHMEM routines; fixed or free form.\n"
             "! Declare the functions' result types in the program, as the\n"
             "! 1.4 synopses do (INTEGER SHMEM_MY_PE, INTEGER*8 SHMEM_INT8_FADD,\n"
-            "! LOGICAL SHMEM_PE_ACCESSIBLE, ...); only SHMEM_PTR is declared\n"
-            "! here. Generated from <shmem.h>; do not edit.\n"
+            "! ...), except SHMEM_PTR, SHMEM_PE_ACCESSIBLE and\n"
+            "! SHMEM_ADDR_ACCESSIBLE, declared here as in OSSS's, Sandia\n"
+            "! OpenSHMEM's and Open MPI's shmem.fh.\n"
+            "! Generated from <shmem.h>; do not edit.\n"
             "! Deprecated: OpenSHMEM 1.5 removed the Fortran bindings.\n");
 
     line("!     Version of the specification the library implements");
@@ -99,8 +104,10 @@ int main(int argc, char **argv)
     int_const("SHMEM_SYNC_VALUE", SHMEM_SYNC_VALUE);
     int_const("SHMEM_REDUCE_MIN_WRKDATA_SIZE", SHMEM_REDUCE_MIN_WRKDATA_SIZE);
 
-    line("!     SHMEM_PTR: its synopsis declares no type for it");
+    line("!     Declared here, as the other implementations' shmem.fh do");
     fn_type("INTEGER*8", "SHMEM_PTR");
+    fn_type("LOGICAL", "SHMEM_PE_ACCESSIBLE");
+    fn_type("LOGICAL", "SHMEM_ADDR_ACCESSIBLE");
 
     if (fclose(out) != 0 || failed) {
         fprintf(stderr, "shmem_fh: could not write %s\n", argv[1]);

@@ -1,12 +1,13 @@
 ! The functions called as the OpenSHMEM 1.4 synopses write them: the
 ! program declares each result type itself ("INTEGER SHMEM_MY_PE, ME",
-! "LOGICAL LOG, SHMEM_PE_ACCESSIBLE", "INTEGER*4 SHMEM_INT4_FETCH"),
-! so shmem.fh must not declare them too (a second declaration of a
-! type is a compile error). The values are checked as well.
+! "INTEGER*4 SHMEM_INT4_FETCH"), so shmem.fh must not declare them too
+! (a second declaration of a type is a compile error). Not SHMEM_PTR,
+! SHMEM_PE_ACCESSIBLE and SHMEM_ADDR_ACCESSIBLE, which shmem.fh
+! declares, as the other implementations' do (implicit.f90).
+! The values are checked as well.
       PROGRAM SYNOPS
       INCLUDE 'mpp/shmem.fh'
       INTEGER SHMEM_MY_PE, SHMEM_N_PES, MY_PE, NUM_PES
-      LOGICAL SHMEM_PE_ACCESSIBLE, SHMEM_ADDR_ACCESSIBLE
       INTEGER SHMEM_TEST_LOCK, SHMEM_SWAP
       INTEGER*4 SHMEM_INT4_CSWAP, SHMEM_INT4_FADD, SHMEM_INT4_FETCH
       INTEGER*4 SHMEM_INT4_FINC, SHMEM_INT4_SWAP
