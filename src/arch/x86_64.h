@@ -126,11 +126,12 @@ static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size
     uintptr_t s   = (uintptr_t)src - off;
     ptrdiff_t end = (ptrdiff_t)(off + n);
     ptrdiff_t x3  = end - 96;
-    uint64_t  k0  = ~(uint64_t)0 << off;
+    uint64_t  k0; /* ~0 << off, by shlx: a shift by %cl is three uops */
     uint64_t  k2  = (uint64_t)(end - 64);          /* 1-94: block 2 */
     uint64_t  k3  = (uint64_t)(x3 < 0 ? 0 : x3); /* 0-62: blocks 3 and 4 */
 
-    __asm__ volatile("bzhi %[k2], %[ones], %[k2]\n\t"
+    __asm__ volatile("shlx %[off], %[ones], %[k0]\n\t"
+                     "bzhi %[k2], %[ones], %[k2]\n\t"
                      "bzhi %[k3], %[ones], %[k3]\n\t"
                      "kmovd %k[k0], %%k1\n\t"
                      "kmovd %k[k2], %%k2\n\t"
@@ -146,8 +147,8 @@ static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size
                      USH_ARCH_BLOCK_STORE_(2, 18, 2)
                      USH_ARCH_BLOCK_STORE_(3, 19, 3)
                      USH_ARCH_BLOCK_STORE_(4, 20, 4)
-                     : [k2] "+&r"(k2), [k3] "+&r"(k3)
-                     : [k0] "r"(k0), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
+                     : [k0] "=&r"(k0), [k2] "+&r"(k2), [k3] "+&r"(k3)
+                     : [off] "r"((uint64_t)off), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
                      : USH_ARCH_MASKED128_CLOBBERS_);
 }
 
@@ -161,12 +162,13 @@ static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size
     uintptr_t s   = (uintptr_t)src - off;
     ptrdiff_t end = (ptrdiff_t)(off + n);
     ptrdiff_t x6 = end - 192, x8 = end - 256;
-    uint64_t  k0 = ~(uint64_t)0 << off;
+    uint64_t  k0;
     uint64_t  k4 = (uint64_t)(end - 128);          /* 1-158: blocks 4 and 5 */
     uint64_t  k6 = (uint64_t)(x6 < 0 ? 0 : x6);    /* 0-94: blocks 6 and 7 */
     uint64_t  k8 = (uint64_t)(x8 < 0 ? 0 : x8);    /* 0-30: block 8 */
 
-    __asm__ volatile("bzhi %[k4], %[ones], %[k4]\n\t"
+    __asm__ volatile("shlx %[off], %[ones], %[k0]\n\t"
+                     "bzhi %[k4], %[ones], %[k4]\n\t"
                      "bzhi %[k6], %[ones], %[k6]\n\t"
                      "bzhi %[k8], %[ones], %[k8]\n\t"
                      "kmovd %k[k0], %%k1\n\t"
@@ -193,8 +195,8 @@ static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size
                      USH_ARCH_BLOCK_STORE_(6, 22, 6)
                      USH_ARCH_BLOCK_STORE_(7, 23, 7)
                      USH_ARCH_BLOCK_STORE_(8, 24, 2)
-                     : [k4] "+&r"(k4), [k6] "+&r"(k6), [k8] "+&r"(k8)
-                     : [k0] "r"(k0), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
+                     : [k0] "=&r"(k0), [k4] "+&r"(k4), [k6] "+&r"(k6), [k8] "+&r"(k8)
+                     : [off] "r"((uint64_t)off), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
                      : USH_ARCH_MASKED256_CLOBBERS_);
 }
 
