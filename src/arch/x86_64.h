@@ -215,7 +215,7 @@ static inline __attribute__((always_inline)) void ush_arch_copy_once(void *dst, 
                                                                  size_t n)
 {
     if (n <= ush_arch_masked_to) {
-        if (n <= 64) ush_arch_copy_once_masked(dst, src, n);
+        if (__builtin_expect(n <= 64, 1)) ush_arch_copy_once_masked(dst, src, n);
         else if (n <= 128) ush_arch_copy_once_masked128(dst, src, n);
         else ush_arch_copy_once_masked256(dst, src, n);
     } else if (ush_arch_avx512) {
