@@ -203,7 +203,7 @@ static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size
 /* Copies up to this size take ush_arch_copy_once; rma.c copies longer
  * ones with memcpy before a copied-once tail. With AVX-512 the copy-once
  * is at least as fast as memcpy-then-fix-up at every size measured, and
- * as memcpy itself but at 64-255 bytes into warm lines (bench/
+ * as memcpy itself but at 64-127 bytes into warm lines (bench/
  * copy_once.c, docs/performance.md), so every put is copied once; the
  * other copies fall behind from 4 KiB on. */
 static inline size_t ush_arch_copy_once_max(void)
