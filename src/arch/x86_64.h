@@ -117,6 +117,20 @@ static inline void ush_arch_copy_once_masked(void *dst, const void *src, size_t 
     "vmovdqu8 " #i "*32(%[s]), %%ymm" #ymm "%{%%k" #k "%}%{z%}\n\t"
 #define USH_ARCH_BLOCK_STORE_(i, ymm, k)                                       \
     "vmovdqu8 %%ymm" #ymm ", " #i "*32(%[a])%{%%k" #k "%}\n\t"
+#define USH_ARCH_WHOLE_LOAD_(i, ymm)  "vmovdqu64 " #i "*32(%[s]), %%ymm" #ymm "\n\t"
+#define USH_ARCH_WHOLE_STORE_(i, ymm) "vmovdqa64 %%ymm" #ymm ", " #i "*32(%[a])\n\t"
+
+/* Each copy's blocks once, as (block, ymm register, mask register) for
+ * a masked block and (block, ymm register) for a whole one; expanded
+ * once with the loads and once with the stores, all loads first. */
+#define USH_ARCH_BLOCKS128_(MASKED, WHOLE)                                     \
+    MASKED(0, 16, 1) WHOLE(1, 17) MASKED(2, 18, 2) MASKED(3, 19, 3) MASKED(4, 20, 4)
+#define USH_ARCH_BLOCKS256_(MASKED, WHOLE)                                     \
+    MASKED(0, 16, 1) WHOLE(1, 17) WHOLE(2, 18) WHOLE(3, 19) MASKED(4, 20, 4)     \
+    MASKED(5, 21, 5) MASKED(6, 22, 6) MASKED(7, 23, 7) MASKED(8, 24, 2)
+#define USH_ARCH_LOADS_THEN_STORES_(BLOCKS)                                    \
+    BLOCKS(USH_ARCH_BLOCK_LOAD_, USH_ARCH_WHOLE_LOAD_)                         \
+    BLOCKS(USH_ARCH_BLOCK_STORE_, USH_ARCH_WHOLE_STORE_)
 
 /* 65 to 128 bytes: end is 65 to 158, so five blocks, block 1 whole. */
 static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size_t n)
@@ -137,16 +151,7 @@ static inline void ush_arch_copy_once_masked128(void *dst, const void *src, size
                      "kmovd %k[k2], %%k2\n\t"
                      "kmovq %[k3], %%k3\n\t"
                      "kshiftrq $32, %%k3, %%k4\n\t"
-                     USH_ARCH_BLOCK_LOAD_(0, 16, 1)
-                     "vmovdqu64 32(%[s]), %%ymm17\n\t"
-                     USH_ARCH_BLOCK_LOAD_(2, 18, 2)
-                     USH_ARCH_BLOCK_LOAD_(3, 19, 3)
-                     USH_ARCH_BLOCK_LOAD_(4, 20, 4)
-                     USH_ARCH_BLOCK_STORE_(0, 16, 1)
-                     "vmovdqa64 %%ymm17, 32(%[a])\n\t"
-                     USH_ARCH_BLOCK_STORE_(2, 18, 2)
-                     USH_ARCH_BLOCK_STORE_(3, 19, 3)
-                     USH_ARCH_BLOCK_STORE_(4, 20, 4)
+                     USH_ARCH_LOADS_THEN_STORES_(USH_ARCH_BLOCKS128_)
                      : [k0] "=&r"(k0), [k2] "+&r"(k2), [k3] "+&r"(k3)
                      : [off] "r"((uint64_t)off), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
                      : USH_ARCH_MASKED128_CLOBBERS_);
@@ -177,24 +182,7 @@ static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size
                      "kmovd %k[k8], %%k2\n\t"
                      "kshiftrq $32, %%k4, %%k5\n\t"
                      "kshiftrq $32, %%k6, %%k7\n\t"
-                     USH_ARCH_BLOCK_LOAD_(0, 16, 1)
-                     "vmovdqu64 32(%[s]), %%ymm17\n\t"
-                     "vmovdqu64 64(%[s]), %%ymm18\n\t"
-                     "vmovdqu64 96(%[s]), %%ymm19\n\t"
-                     USH_ARCH_BLOCK_LOAD_(4, 20, 4)
-                     USH_ARCH_BLOCK_LOAD_(5, 21, 5)
-                     USH_ARCH_BLOCK_LOAD_(6, 22, 6)
-                     USH_ARCH_BLOCK_LOAD_(7, 23, 7)
-                     USH_ARCH_BLOCK_LOAD_(8, 24, 2)
-                     USH_ARCH_BLOCK_STORE_(0, 16, 1)
-                     "vmovdqa64 %%ymm17, 32(%[a])\n\t"
-                     "vmovdqa64 %%ymm18, 64(%[a])\n\t"
-                     "vmovdqa64 %%ymm19, 96(%[a])\n\t"
-                     USH_ARCH_BLOCK_STORE_(4, 20, 4)
-                     USH_ARCH_BLOCK_STORE_(5, 21, 5)
-                     USH_ARCH_BLOCK_STORE_(6, 22, 6)
-                     USH_ARCH_BLOCK_STORE_(7, 23, 7)
-                     USH_ARCH_BLOCK_STORE_(8, 24, 2)
+                     USH_ARCH_LOADS_THEN_STORES_(USH_ARCH_BLOCKS256_)
                      : [k0] "=&r"(k0), [k4] "+&r"(k4), [k6] "+&r"(k6), [k8] "+&r"(k8)
                      : [off] "r"((uint64_t)off), [ones] "r"(~(uint64_t)0), [s] "r"(s), [a] "r"(a)
                      : USH_ARCH_MASKED256_CLOBBERS_);
