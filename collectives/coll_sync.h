@@ -156,8 +156,8 @@ static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const 
 }
 
 /* The slot region (USH_W_RED, lay->red_words) is cut in two halves, used
- * in turn, by the parity of q->slots, by the reductions, alltoalls and
- * fcollects that go through slots. None of them can finish without every
+ * in turn, by the parity of q->slots, by the reductions, alltoalls,
+ * fcollects and collects that go through slots. None of them can finish without every
  * member's data, so a member in such a call j + 1 has seen every peer
  * enter call j, by which time that peer has taken everything of call
  * j - 1, in the half now written again: no sender needs to check that a
