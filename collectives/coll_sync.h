@@ -128,29 +128,36 @@ static inline void ush_coll_fence(void)
 }
 
 /* A slot: a tag word, then payload words, in a member's sync words. A
- * sender fills the payload and then sets the tag; the owner waits for the
- * tag, takes the payload and clears slot and tag (SHMEM_SYNC_VALUE again),
- * tag last. The callers decide from call counts which slot a message goes
- * to and when that slot is free, so a send never waits on a flag here. On
- * a mapped peer this is stores and one release store: no UCX call. */
-static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const void *p,
-                                      size_t bytes, int member)
+ * sender fills the payload and then sets the tag (any nonzero value, which
+ * may itself carry a number); the owner waits for the tag, takes the
+ * payload and clears slot and tag (SHMEM_SYNC_VALUE again), tag last. The
+ * callers decide from call counts which slot a message goes to and when
+ * that slot is free, so a send never waits on a flag here. On a mapped
+ * peer this is stores and one release store: no UCX call. */
+static inline void ush_coll_slot_send_tag(const ush_coll_sync_t *s, int word, const void *p,
+                                          size_t bytes, uint64_t tag, int member)
 {
     int       pe = ush_coll_world(s, member);
     uint64_t *r  = ush_ptr(&s->w[word], pe);
     if (r != NULL) {
-        memcpy(r + 1, p, bytes);
-        __atomic_store_n(r, 1, __ATOMIC_RELEASE);
+        if (bytes) memcpy(r + 1, p, bytes);
+        __atomic_store_n(r, tag, __ATOMIC_RELEASE);
         return;
     }
     ush_coll_put(s, &s->w[word + 1], p, bytes, member);
     ush_coll_fence();
-    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &s->w[word], 1, sizeof(uint64_t), pe);
+    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &s->w[word], tag, sizeof(uint64_t), pe);
+}
+
+static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const void *p,
+                                      size_t bytes, int member)
+{
+    ush_coll_slot_send_tag(s, word, p, bytes, 1, member);
 }
 
 /* The slot region (USH_W_RED, lay->red_words) is cut in two halves, used
- * in turn, by the parity of q->slots, by the reductions, alltoalls and
- * fcollects that go through slots. None of them can finish without every
+ * in turn, by the parity of q->slots, by the reductions, alltoalls,
+ * fcollects and collects that go through slots. None of them can finish without every
  * member's data, so a member in such a call j + 1 has seen every peer
  * enter call j, by which time that peer has taken everything of call
  * j - 1, in the half now written again: no sender needs to check that a
@@ -184,13 +191,29 @@ static inline int ush_coll_slot_empty(const ush_coll_sync_t *s, int word, int me
                          pe) == 0;
 }
 
-static inline void ush_coll_slot_recv(const ush_coll_sync_t *s, int word, void *p, size_t bytes)
+/* Waits until our slot at word is filled; returns its tag. */
+static inline uint64_t ush_coll_slot_wait(const ush_coll_sync_t *s, int word)
+{
+    uint64_t tag;
+    USH_WAIT_UNTIL((tag = __atomic_load_n(&s->w[word], __ATOMIC_ACQUIRE)) != 0);
+    return tag;
+}
+
+/* Takes bytes of payload out of our filled slot at word and empties it. */
+static inline void ush_coll_slot_take(const ush_coll_sync_t *s, int word, void *p, size_t bytes)
 {
     uint64_t *slot = &s->w[word];
-    USH_WAIT_UNTIL(__atomic_load_n(slot, __ATOMIC_ACQUIRE) != 0);
-    memcpy(p, slot + 1, bytes);
-    memset(slot + 1, 0, (bytes + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1));
+    if (bytes) {
+        memcpy(p, slot + 1, bytes);
+        memset(slot + 1, 0, (bytes + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1));
+    }
     __atomic_store_n(slot, 0, __ATOMIC_RELEASE);
+}
+
+static inline void ush_coll_slot_recv(const ush_coll_sync_t *s, int word, void *p, size_t bytes)
+{
+    ush_coll_slot_wait(s, word);
+    ush_coll_slot_take(s, word, p, bytes);
 }
 
 /* ceil(log2 n) for n >= 1. */

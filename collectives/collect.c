@@ -5,9 +5,15 @@
  * First every member learns where its block starts: an inclusive prefix
  * sum of the sizes (Hillis-Steele: in round r add what member v - 2^r held,
  * ceil(log2 n) rounds, the partial sums travel in the VAL words). Then the
- * blocks move, linearly or around a ring.
+ * blocks move, linearly or around a ring. Under linear, sets small enough
+ * to give every member a slot skip all that (collect_slots).
  */
 #include "coll_sync.h"
+
+/* Members a set may have for collect_slots: a slot (a tag at least) per
+ * member in half of the slot region, whichever layout. */
+#define USH_COLL_COLLECT_SLOTS_N (USH_COLL_ASET_RED / 2)
+_Static_assert(USH_COLL_TEAM_RED <= USH_COLL_ASET_RED, "team slots larger than a channel's");
 
 /* Returns the sum of the sizes of members 0..me-1. */
 static uint64_t collect_offset(const ush_coll_sync_t *s, uint64_t mine)
@@ -47,6 +53,46 @@ static void collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, s
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
 }
 
+/* Every member sends its length (as its slot's tag: length + 1, never 0)
+ * and its block, when that fits, into its slot on every other member. One
+ * transfer each way and no handshake, where the prefix sum and the linear
+ * exchange take ceil(log2 n) + 2 round trips; on an oversubscribed node
+ * each round trip may wait for a peer to get a core. Every member learns
+ * every length, so all know the offsets and which blocks did not fit;
+ * those go straight into the others' dest, which may be written now:
+ * holding a member's slot of this call, we know it is in the call.
+ * ush_coll_slot_half says why no slot needs checking before a send. */
+static void collect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *dest,
+                          const void *src, size_t bytes)
+{
+    int      n = s->set.size, v = s->set.me, S = ush_coll_slot_words(s);
+    int      half = ush_coll_slot_half(s, q);
+    size_t   cap  = (size_t)(S - 1) * sizeof(uint64_t);
+    uint64_t len[USH_COLL_COLLECT_SLOTS_N], off = 0, mine = 0, big = 0;
+
+    for (int k = 1; k < n; k++) {
+        ush_coll_slot_send_tag(s, half + v * S, src, bytes <= cap ? bytes : 0,
+                               (uint64_t)bytes + 1, (v + k) % n);
+    }
+    for (int i = 0; i < n; i++) len[i] = i == v ? bytes : ush_coll_slot_wait(s, half + i * S) - 1;
+    for (int i = 0; i < n; i++) {
+        if (i == v) {
+            mine = off;
+        } else {
+            ush_coll_slot_take(s, half + i * S, dest + off, len[i] <= cap ? len[i] : 0);
+            big += len[i] > cap;
+        }
+        off += len[i];
+    }
+    if (bytes && dest + mine != (const char *)src) memmove(dest + mine, src, bytes);
+    if (bytes > cap) {
+        for (int k = 1; k < n; k++) ush_coll_put(s, dest + mine, dest + mine, bytes, (v + k) % n);
+        ush_coll_fence();
+        for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
+    }
+    if (big) ush_coll_wait_count(s, USH_W_CNT_DATA, big);
+}
+
 /* Ring: step k passes on the block received in step k - 1 (our own at
  * k = 0), with its offset and length in the right's META words. The
  * right's ready for step k means it has read step k - 1's META. */
@@ -72,15 +118,25 @@ static void collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, siz
 
 void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
+    int             ring = ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1;
+    ush_coll_seq_t *q;
+
     /* (a member with nothing to give may pass NULL buffers) */
     if (s->set.size == 1) {
         if (bytes && dest != src) memmove(dest, src, bytes);
         return;
     }
+    /* Decided by the set alone (not by bytes, which differ per member), so
+     * every member takes the same path. */
+    if (!ring && s->set.size <= USH_COLL_COLLECT_SLOTS_N && ush_coll_slot_words(s) >= 1 &&
+        (q = ush_coll_seq(s)) != NULL) {
+        collect_slots(s, q, dest, src, bytes);
+        return;
+    }
     uint64_t off = collect_offset(s, bytes);
     char    *d   = dest;
     if (bytes && d + off != (const char *)src) memmove(d + off, src, bytes);
-    if (ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1) {
+    if (ring) {
         collect_ring(s, d, off, bytes);
     } else {
         collect_linear(s, d, off, bytes);

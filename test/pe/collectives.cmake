@@ -146,6 +146,10 @@ foreach(algo rd direct)
     ush_add_pe_test(NAME coll_reduce_ucx.${algo} TARGET pe_coll_reduce NPES 2 4 TIMEOUT 60
                     ENV UCX_TLS=tcp,self SHMEM_REDUCE_ALGORITHM=${algo} LABELS coll)
 endforeach()
+# collect's slots (lengths in the tags, small blocks inline, large ones
+# put after the exchange) through UCX too; 4 PEs mix inline and put blocks.
+ush_add_pe_test(NAME coll_collect_ucx TARGET pe_coll_collect NPES 2 4 TIMEOUT 60
+                ENV UCX_TLS=tcp,self SHMEM_COLLECT_ALGORITHM=linear LABELS coll)
 # Team management, and contexts created from teams.
 ush_add_pe_test(NAME team_split TARGET pe_team_split NPES 1 2 3 4 5 8 LABELS coll)
 if(_ush_coll_have_team_ctx)
