@@ -5,8 +5,8 @@
  * First every member learns where its block starts: an inclusive prefix
  * sum of the sizes (Hillis-Steele: in round r add what member v - 2^r held,
  * ceil(log2 n) rounds, the partial sums travel in the VAL words). Then the
- * blocks move, linearly or around a ring. Under linear, sets small enough
- * to give every member a slot skip all that (collect_slots).
+ * blocks move, linearly or around a ring. The slots algorithm skips all
+ * that for sets small enough to give every member a slot (collect_slots).
  */
 #include "coll_sync.h"
 
@@ -118,7 +118,7 @@ static void collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, siz
 
 void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes)
 {
-    int             ring = ush_coll_select(USH_COLL_COLLECT, 0, s->set.size) == 1;
+    int             algo = ush_coll_select(USH_COLL_COLLECT, 0, s->set.size);
     ush_coll_seq_t *q;
 
     /* (a member with nothing to give may pass NULL buffers) */
@@ -127,8 +127,10 @@ void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, siz
         return;
     }
     /* Decided by the set alone (not by bytes, which differ per member), so
-     * every member takes the same path. */
-    if (!ring && s->set.size <= USH_COLL_COLLECT_SLOTS_N && ush_coll_slot_words(s) >= 1 &&
+     * every member takes the same path; slots where they cannot serve (a
+     * larger set, or a job whose threads share the call counters) is
+     * linear. */
+    if (algo == 2 && s->set.size <= USH_COLL_COLLECT_SLOTS_N && ush_coll_slot_words(s) >= 1 &&
         (q = ush_coll_seq(s)) != NULL) {
         collect_slots(s, q, dest, src, bytes);
         return;
@@ -136,7 +138,7 @@ void ush_coll_collect(const ush_coll_sync_t *s, void *dest, const void *src, siz
     uint64_t off = collect_offset(s, bytes);
     char    *d   = dest;
     if (bytes && d + off != (const char *)src) memmove(d + off, src, bytes);
-    if (ring) {
+    if (algo == 1) {
         collect_ring(s, d, off, bytes);
     } else {
         collect_linear(s, d, off, bytes);

@@ -21,7 +21,7 @@ static const struct {
 } ush_coll_algos[USH_COLL_KINDS] = {
     [USH_COLL_BARRIER]  = { "SHMEM_BARRIER_ALGORITHM", { "dissemination" } },
     [USH_COLL_BCAST]    = { "SHMEM_BCAST_ALGORITHM", { "tree", "chain", "linear" } },
-    [USH_COLL_COLLECT]  = { "SHMEM_COLLECT_ALGORITHM", { "linear", "ring" } },
+    [USH_COLL_COLLECT]  = { "SHMEM_COLLECT_ALGORITHM", { "linear", "ring", "slots" } },
     [USH_COLL_FCOLLECT] = { "SHMEM_FCOLLECT_ALGORITHM", { "rd", "ring", "linear" } },
     [USH_COLL_ALLTOALL] = { "SHMEM_ALLTOALL_ALGORITHM", { "pairwise", "linear" } },
     [USH_COLL_REDUCE]   = { "SHMEM_REDUCE_ALGORITHM", { "rd", "ring", "linear", "direct" } },
@@ -105,7 +105,7 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
         if (bytes >= (256u << 10)) return 1;       /* chain */
         return n <= USH_COLL_MBOX_N && ush_tp_all_mapped ? 2 : 0; /* linear : tree */
     case USH_COLL_COLLECT:
-        return n <= 16 ? 0 : 1;                    /* linear : ring */
+        return n <= 16 ? 2 : 1;                    /* slots : ring */
     case USH_COLL_FCOLLECT:
         return (bytes * (size_t)n >= (256u << 10)) ? 1 : 0; /* ring : rd */
     case USH_COLL_ALLTOALL:
