@@ -15,7 +15,7 @@ install(TARGETS ushmem ushmem_static
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
     INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-# shmem.h, shmemx.h, pshmem.h, mpp/shmem.h and ushmem/*.h: every header
+# shmem.h, shmemx.h, pshmem.h, mpp/shmem.h, mpp/shmemx.h and ushmem/*.h: every header
 # under include/, listed file by file (install(DIRECTORY) would also create
 # folders that hold no header).
 file(GLOB_RECURSE USH_PUBLIC_HEADERS CONFIGURE_DEPENDS

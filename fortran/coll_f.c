@@ -1,6 +1,7 @@
 /*
  * Fortran active-set collectives: SHMEM_BARRIER(_ALL), SHMEM_BROADCAST4 ...
- * SHMEM_ALLTOALLS64 and the 30 SHMEM_<KIND>_<OP>_TO_ALL reductions. pSync
+ * SHMEM_ALLTOALLS64 and the 37 SHMEM_<KIND>_<OP>_TO_ALL reductions (INT2's
+ * seven beyond 1.4's list). pSync
  * is a default INTEGER array of SHMEM_*_SYNC_SIZE elements: 16 bytes, which
  * is all the agreement of collectives/aset_chan.c uses.
  */
@@ -8,8 +9,8 @@
 #include "ush_fortran_types.h"
 #include "ush_aset.h"
 
-_Static_assert(sizeof(int) == 4 && sizeof(long) == 8,
-               "INTEGER*4 and INTEGER*8 reductions run C's int and long ones");
+_Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long) == 8,
+               "INTEGER*2, *4 and *8 reductions run C's short, int and long ones");
 
 USH_F_DEF(void, shmem_barrier_all, (void))
 {

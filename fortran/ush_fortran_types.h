@@ -51,10 +51,13 @@
 #define USH_F_WAIT_TYPES(X) USH_F_AMO_INT_TYPES(X)
 
 /* Reductions: X(name, NAME, C type, C typename of the to_all table).
- * Fortran's INTEGER*4 and *8 are C's int and long on every LP64 target
- * (checked in the file that expands them). REAL*16 is IEEE quad, not x86's
+ * Fortran's INTEGER*2, *4 and *8 are C's short, int and long on every LP64
+ * target (checked in the file that expands them). INTEGER*2 is not in 1.4's
+ * list; SGI's and Cray's SHMEM had it, and so do Open MPI's and OSSS's
+ * Fortran interfaces, which programs of that era call it through. REAL*16 is IEEE quad, not x86's
  * long double, so it has operators of its own (fortran/reduce_f.c). */
 #define USH_F_REDUCE_INT_TYPES(X)                                             \
+    X(int2, INT2, short, short)                                               \
     X(int4, INT4, int, int)                                                   \
     X(int8, INT8, long, long)
 #define USH_F_REDUCE_REAL_TYPES(X)                                            \

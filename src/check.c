@@ -53,6 +53,16 @@ void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
     uintptr_t a = (uintptr_t)addr;
     char      r0[64], r1[64];
 
+    /* NULL is no stack address: most often a shmem_malloc that failed and
+     * whose result was not checked, or a pointer never set. */
+    if (!addr) {
+        ush_fatal(routine,
+                  "%s is NULL: pass a symmetric object (from shmem_malloc & co. or a "
+                  "global/static variable); if it came from shmem_malloc, that allocation "
+                  "failed: check its result",
+                  arg);
+    }
+
     for (int s = 0; s < USH_SEG_COUNT; s++) {
         if (ush_seg[s].size && a - ush_seg[s].base < ush_seg[s].size) {
             size_t room = ush_seg[s].size - (a - ush_seg[s].base);

@@ -27,7 +27,7 @@ static const char *ftype(const char *kind)
     static const struct {
         const char *kind, *decl;
     } map[] = {
-        { "int4", "integer(c_int32_t)" },   { "int8", "integer(c_int64_t)" },
+        { "int2", "integer(c_int16_t)" },   { "int4", "integer(c_int32_t)" },   { "int8", "integer(c_int64_t)" },
         { "real4", "real(c_float)" },       { "real8", "real(c_double)" },
         { "real16", "real(r16)" },          { "comp4", "complex(c_float_complex)" },
         { "comp8", "complex(c_double_complex)" },

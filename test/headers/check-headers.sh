@@ -56,7 +56,7 @@ compiles() {
 }
 
 # ---- 1. headers compile alone -------------------------------------------
-for h in shmem.h pshmem.h shmemx.h mpp/shmem.h; do
+for h in shmem.h pshmem.h shmemx.h mpp/shmem.h mpp/shmemx.h; do
     printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/h.c"
     compiles "$h" "$tmp/h.c" "c99 c11 c17 gnu11" "c++11 c++17"
 done
@@ -213,7 +213,7 @@ done
 
 # ---- 4. no stray macros ------------------------------------------------------------
 printf '#include <stddef.h>\n#include <stdint.h>\n' >"$tmp/base.c"
-printf '#include <stddef.h>\n#include <stdint.h>\n#include <pshmem.h>\n#include <shmemx.h>\n#include <mpp/shmem.h>\n' >"$tmp/all.c"
+printf '#include <stddef.h>\n#include <stdint.h>\n#include <pshmem.h>\n#include <shmemx.h>\n#include <mpp/shmem.h>\n#include <mpp/shmemx.h>\n' >"$tmp/all.c"
 gcc -std=c11 -dM -E "$tmp/base.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m0"
 gcc -std=c11 -dM -E -I"$inc" "$tmp/all.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/m1"
 stray=$(comm -13 "$tmp/m0" "$tmp/m1" | grep -Ev '^(SHMEM_|SHMEMX_|_SHMEM_|USHMEM_|ush_|USHMEM_SHMEM_H|USHMEM_PSHMEM_H)' |

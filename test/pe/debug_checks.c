@@ -72,6 +72,15 @@ static void c_nonsymm_stack(int bad)
     shmem_quiet();
 }
 
+/* NULL (an unchecked failed shmem_malloc, a pointer never set): the message
+ * says NULL, not "a stack or malloc() address". */
+static void c_null_dest(int bad)
+{
+    long v = 1;
+    shmem_long_put(bad ? NULL : sym_long, &v, 1, shmem_my_pe());
+    shmem_quiet();
+}
+
 /* An address 24 bytes past the heap's end: the message says so. */
 static void c_past_heap(int bad)
 {
@@ -404,6 +413,7 @@ static const struct {
     { "ptr_pe", c_ptr_pe, DURING },
     { "team_ptr_pe", c_team_ptr_pe, DURING },
     { "nonsymm_stack", c_nonsymm_stack, DURING },
+    { "null_dest", c_null_dest, DURING },
     { "past_heap", c_past_heap, DURING },
     { "len_past_heap", c_len_past_heap, DURING },
     { "nelems_overflow", c_nelems_overflow, DURING },

@@ -57,6 +57,7 @@ ush_debugchk(ptr_pe          "shmem_ptr: pe -1 is out of range" 1 0)
 ush_debugchk(team_ptr_pe     "shmem_team_ptr: pe 2 is out of range: the team has 2 PEs" 1 0)
 ush_debugchk(nonsymm_stack
     "shmem_long_put: dest \\(${hex}, 8 bytes\\) is not symmetric: it lies in no symmetric segment \\(the symmetric heap \\[${hex}, ${hex}\\), the static data \\[${hex}, ${hex}\\)\\)" 1 0)
+ush_debugchk(null_dest       "shmem_long_put: dest is NULL: pass a symmetric object .* that allocation failed: check its result" 1 0)
 ush_debugchk(past_heap
     "shmem_long_put: dest \\(${hex}, 8 bytes\\) is not symmetric: it is 24 bytes past the end of the symmetric heap \\[" 1 0)
 ush_debugchk(len_past_heap

@@ -23,7 +23,7 @@ set(expected
     ${USH_LIBDIR}/cmake/ushmem/ushmemConfig.cmake
     ${USH_LIBDIR}/cmake/ushmem/ushmemConfigVersion.cmake
     ${USH_LIBDIR}/cmake/ushmem/ushmemTargets.cmake
-    include/shmem.h include/shmemx.h include/pshmem.h include/mpp/shmem.h
+    include/shmem.h include/shmemx.h include/pshmem.h include/mpp/shmem.h include/mpp/shmemx.h
     include/ushmem/types.h)
 foreach(f ${expected})
     if(NOT EXISTS ${prefix}/${f})
