@@ -11,7 +11,7 @@ static inline uint64_t ush_arch_ticks(void)
 }
 
 /* From the kernel, or measured where it does not say (ppc64le.c). */
-extern uint64_t ush_arch_tb_per_us;
+extern USH_ARCH_HIDDEN uint64_t ush_arch_tb_per_us;
 
 static inline uint64_t ush_arch_ticks_per_us(void)
 {

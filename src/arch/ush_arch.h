@@ -25,6 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The layer's run-time choices are read on every put: hidden, so that the
+ * library reads them (and calls the out-of-line copies) directly, not
+ * through its GOT and PLT. Nothing outside the library uses them. */
+#define USH_ARCH_HIDDEN __attribute__((visibility("hidden")))
+
 #include "arch/copy_once.h"
 
 #if defined(USH_ARCH_GENERIC) /* the portable C on any CPU, for testing it */

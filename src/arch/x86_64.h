@@ -28,15 +28,15 @@ static inline void ush_arch_pause(void)
  * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
  * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
  * the rest 16-byte SSE2 vectors. */
-extern int    ush_arch_avx512;
-extern size_t ush_arch_masked_to;
-extern size_t ush_arch_avx512_movsb_from;
-extern size_t ush_arch_movsb_below;
-extern size_t ush_arch_movsb_from;
-extern size_t ush_arch_avx2_from;
+extern USH_ARCH_HIDDEN int    ush_arch_avx512;
+extern USH_ARCH_HIDDEN size_t ush_arch_masked_to;
+extern USH_ARCH_HIDDEN size_t ush_arch_avx512_movsb_from;
+extern USH_ARCH_HIDDEN size_t ush_arch_movsb_below;
+extern USH_ARCH_HIDDEN size_t ush_arch_movsb_from;
+extern USH_ARCH_HIDDEN size_t ush_arch_avx2_from;
 
-void ush_arch_copy_once_avx2(void *dst, const void *src, size_t n);
-void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n);
+USH_ARCH_HIDDEN void ush_arch_copy_once_avx2(void *dst, const void *src, size_t n);
+USH_ARCH_HIDDEN void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n);
 
 /* `rep movsb` stores each byte once too. */
 static inline void ush_arch_copy_movsb(void *dst, const void *src, size_t n)
