@@ -178,6 +178,10 @@ void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
     USH_CHECK_FAIL_UP(routine);
     if (ctx->options & USH_CTX_DESTROYED) ush_check_fail_ctx_destroyed(routine, ctx);
+    /* The routines without a ctx argument run on the default context: a
+     * program that never named a context is told about the job, not about
+     * "the context's team". */
+    if (ctx == &ush_ctx_default) ush_check_fail_pe(routine, pe);
     ush_fatal(routine,
               "pe %d is out of range: the context's team has %d PEs (0 to %d), and PE "
               "numbers given with a context count members of its team",

@@ -55,6 +55,21 @@ static void c_pe_range(int bad)
     shmem_free(dst);
 }
 
+/* A context on a one-PE team: its PE numbers count that team's members,
+ * so PE 1 is out of range though the job has two. */
+static void c_ctx_pe_range(int bad)
+{
+    shmem_team_t team;
+    shmem_ctx_t  ctx;
+    long         v = 1;
+    CHECK_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, shmem_my_pe(), 1, 1, NULL, 0, &team), 0);
+    CHECK_EQ(shmem_team_create_ctx(team, 0, &ctx), 0);
+    shmem_ctx_long_put(ctx, sym_long, &v, 1, bad ? 1 : 0);
+    shmem_ctx_quiet(ctx);
+    shmem_ctx_destroy(ctx);
+    shmem_team_destroy(team);
+}
+
 static void c_ptr_pe(int bad)
 {
     sink = shmem_ptr(sym_long, bad ? -1 : shmem_my_pe()) != NULL;
@@ -410,6 +425,7 @@ static const struct {
     { "after_team", c_after_team, AFTER },
     { "after_barrier", c_after_barrier, AFTER },
     { "pe_range", c_pe_range, DURING },
+    { "ctx_pe_range", c_ctx_pe_range, DURING },
     { "ptr_pe", c_ptr_pe, DURING },
     { "team_ptr_pe", c_team_ptr_pe, DURING },
     { "nonsymm_stack", c_nonsymm_stack, DURING },

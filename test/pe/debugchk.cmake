@@ -52,7 +52,9 @@ function(ush_debugchk name regex)
 endfunction()
 
 set(hex "0x[0-9a-f]+")
-ush_debugchk(pe_range        "shmem_long_put: pe 2 is out of range: the context's team has 2 PEs" 1 0)
+# Without a ctx argument the message speaks of the job, not of a team.
+ush_debugchk(pe_range        "shmem_long_put: pe 2 is out of range: this job has 2 PEs \\(0 to 1\\)$" 1 0)
+ush_debugchk(ctx_pe_range    "shmem_ctx_long_put: pe 1 is out of range: the context's team has 1 PEs \\(0 to 0\\)" 1 0)
 ush_debugchk(ptr_pe          "shmem_ptr: pe -1 is out of range" 1 0)
 ush_debugchk(team_ptr_pe     "shmem_team_ptr: pe 2 is out of range: the team has 2 PEs" 1 0)
 ush_debugchk(nonsymm_stack
