@@ -40,6 +40,17 @@ static uint64_t collect_offset(const ush_coll_sync_t *s, uint64_t mine)
     return x - mine;
 }
 
+/* Our block, already at off in dest, put into every other member's dest
+ * and counted in their DATA counters. */
+static void collect_send(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
+{
+    int n = s->set.size, v = s->set.me;
+
+    for (int k = 1; k < n; k++) ush_coll_put(s, dest + off, dest + off, bytes, (v + k) % n);
+    ush_coll_fence();
+    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
+}
+
 /* Each member puts its block to all, once all have counted in. */
 static void collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, size_t bytes)
 {
@@ -47,9 +58,7 @@ static void collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, s
 
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_READY, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
-    for (int k = 1; k < n; k++) ush_coll_put(s, dest + off, dest + off, bytes, (v + k) % n);
-    ush_coll_fence();
-    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
+    collect_send(s, dest, off, bytes);
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
 }
 
@@ -85,11 +94,7 @@ static void collect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *des
         off += len[i];
     }
     if (bytes && dest + mine != (const char *)src) memmove(dest + mine, src, bytes);
-    if (bytes > cap) {
-        for (int k = 1; k < n; k++) ush_coll_put(s, dest + mine, dest + mine, bytes, (v + k) % n);
-        ush_coll_fence();
-        for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
-    }
+    if (bytes > cap) collect_send(s, dest, mine, bytes);
     if (big) ush_coll_wait_count(s, USH_W_CNT_DATA, big);
 }
 
