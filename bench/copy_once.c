@@ -76,6 +76,16 @@ static inline void copy_fixup(void *d, const void *s, size_t n)
     ush_arch_copy_once((char *)d + n - tail, (const char *)s + n - tail, tail);
 }
 
+#if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
+/* The AVX-512 line copy, which takes 64 bytes or more; below, the one
+ * masked store. */
+static inline void copy_avx512(void *d, const void *s, size_t n)
+{
+    if (n < 64) ush_arch_copy_once_masked(d, s, n);
+    else ush_arch_copy_once_avx512(d, s, n);
+}
+#endif
+
 /* The tree's choice before AVX-512, from the same thresholds. */
 static inline void copy_before(void *d, const void *s, size_t n)
 {
@@ -125,7 +135,7 @@ static double pass_ns(int m)
 #if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
     case M_MOVSB: PASS(ush_arch_copy_movsb); break;
     case M_AVX2: PASS(ush_arch_copy_once_avx2); break;
-    case M_AVX512: PASS(ush_arch_copy_once_avx512); break;
+    case M_AVX512: PASS(copy_avx512); break;
 #endif
     case M_BEFORE: PASS(copy_before); break;
     case M_CHOSEN: PASS(ush_arch_copy_once); break;

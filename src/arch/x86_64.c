@@ -69,27 +69,6 @@ USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_low(size_t bytes)
     return _bzhi_u64(~(uint64_t)0, (unsigned)bytes);
 }
 
-/* Line j's share of [off, end): its bytes from off (line 0) up to end,
- * none if end is at or below the line. Arithmetic, not branches: the
- * clamps compile to cmovs, so a copy of any size in a class runs the same
- * instructions (GCC made `end <= lo ? 0 : ...` a branch, which random
- * sizes within a class mispredict). */
-USH_ARCH_TARGET_AVX512 static inline __mmask64 ush_arch_share(size_t off, size_t end, size_t j)
-{
-    ptrdiff_t upto = (ptrdiff_t)end - (ptrdiff_t)(64 * j);
-    upto           = upto < 0 ? 0 : upto < 64 ? upto : 64;
-    __mmask64 k    = ush_arch_low((size_t)upto);
-    return j == 0 ? k & ~ush_arch_low(off) : k;
-}
-
-/* The first `lines` lines, each its share (`lines` a constant). */
-USH_ARCH_TARGET_AVX512 static inline __attribute__((always_inline)) void
-ush_arch_shares(unsigned char *a, uintptr_t s, size_t off, size_t end, size_t lines)
-{
-#pragma GCC unroll 5
-    for (size_t j = 0; j < lines; j++) ush_arch_line(a, s, j, ush_arch_share(off, end, j));
-}
-
 /* Whole lines, one store each, from line `from` while a line fits below
  * end; returns the first line left. */
 USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uintptr_t s,
@@ -114,13 +93,12 @@ USH_ARCH_TARGET_AVX512 static inline size_t ush_arch_lines(unsigned char *a, uin
     return j / 64;
 }
 
-/* Any size, though the inline copies take those to 256 bytes. Up to 64,
- * 128 and 256 bytes a fixed 2, 3 or 5 lines, some of them perhaps with
- * an empty mask: the masks are arithmetic, so the branches go by size
- * class alone, and a class always runs the same instructions whatever
- * the size within it and the alignment. Tried for 129-256 bytes and
- * dropped: 8-byte-aligned unaligned pieces with only two masked stores
- * (as fast warm, 10 % slower into cold lines). */
+/* 64 bytes or more (the inline copies take those up to 256): the first
+ * line's share from off, whole lines, the last line's share up to end.
+ * Tried for 129-256 bytes and dropped before those went inline: fixed
+ * lines with arithmetic masks (slower than the inline blocks) and
+ * 8-byte-aligned unaligned pieces with only two masked stores (as fast
+ * warm, 10 % slower into cold lines). */
 USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n)
 {
     size_t         off = (uintptr_t)dst & 63;
@@ -128,17 +106,9 @@ USH_ARCH_TARGET_AVX512 void ush_arch_copy_once_avx512(void *dst, const void *src
     uintptr_t      s   = (uintptr_t)src - off;
     size_t         end = off + n, j;
 
-    if (n <= 64) {
-        ush_arch_shares(a, s, off, end, 2);
-    } else if (n <= 128) {
-        ush_arch_shares(a, s, off, end, 3);
-    } else if (n <= 256) {
-        ush_arch_shares(a, s, off, end, 5);
-    } else {
-        ush_arch_line(a, s, 0, ~(uint64_t)0 << off);
-        j = ush_arch_lines(a, s, 1, end);
-        if (64 * j < end) ush_arch_line(a, s, j, ush_arch_low(end - 64 * j));
-    }
+    ush_arch_line(a, s, 0, ~(uint64_t)0 << off);
+    j = ush_arch_lines(a, s, 1, end);
+    if (64 * j < end) ush_arch_line(a, s, j, ush_arch_low(end - 64 * j));
 }
 
 static uint64_t ush_arch_xcr0(void)

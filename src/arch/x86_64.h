@@ -36,6 +36,7 @@ extern USH_ARCH_HIDDEN size_t ush_arch_movsb_from;
 extern USH_ARCH_HIDDEN size_t ush_arch_avx2_from;
 
 USH_ARCH_HIDDEN void ush_arch_copy_once_avx2(void *dst, const void *src, size_t n);
+/* 64 bytes or more */
 USH_ARCH_HIDDEN void ush_arch_copy_once_avx512(void *dst, const void *src, size_t n);
 
 /* `rep movsb` stores each byte once too. */

@@ -251,9 +251,12 @@ static void copy_avx2(void *d, const void *s, size_t n)
     ush_arch_copy_once_avx2(d, s, n);
 }
 
+/* The AVX-512 line copy from 64 bytes on, its domain; below, the masked
+ * store it takes over from. */
 static void copy_avx512(void *d, const void *s, size_t n)
 {
-    ush_arch_copy_once_avx512(d, s, n);
+    if (n < 64) ush_arch_copy_once_masked(d, s, n);
+    else ush_arch_copy_once_avx512(d, s, n);
 }
 
 /* The inline copies, each over the sizes it takes. */
