@@ -3,6 +3,7 @@
  * symmetric segments, wire-up; and the job-wide error exit.
  */
 #include "ush.h"
+#include "arch/ush_arch.h"
 #include "ush_check.h"
 #include "ush_fault.h"
 #include "ush_profiling.h"
@@ -102,6 +103,33 @@ static int ush_decide_ctx_workers(int npus)
     return n > 2 ? (int)n : 2;
 }
 
+/* The CPU features the copies of puts use: the architecture layer's own
+ * choice, or the set SHMEM_CPU_FEATURES names, which must be one this CPU
+ * can run (a forced `rep movsb` is only slower; AVX2 or AVX-512 on a CPU
+ * without them would kill the first put with SIGILL). */
+static void ush_decide_cpu_features(void)
+{
+    const char *v = ush_g.env.cpu_features;
+    char        bad[32], can[64];
+    unsigned    set;
+
+    ush_arch_features_format(ush_arch_features_cpu(), can, sizeof(can));
+    if (ush_arch_features_parse(v, &set, bad, sizeof(bad))) {
+        ush_fatal("shmem_init",
+                  "SHMEM_CPU_FEATURES=%s: '%s' is not a feature; expected auto, none, or "
+                  "features joined by commas (this CPU runs: %s)", v, bad, can);
+    }
+    if (set == ~0u) set = ush_arch_features_auto();
+    if (set & ~ush_arch_features_cpu()) {
+        char lacks[64];
+        ush_arch_features_format(set & ~ush_arch_features_cpu(), lacks, sizeof(lacks));
+        ush_fatal("shmem_init",
+                  "SHMEM_CPU_FEATURES=%s: this CPU lacks %s; it runs %s (or set auto)", v, lacks,
+                  can);
+    }
+    ush_arch_features_use(set);
+}
+
 /* Serving peers from a thread is needed where UCX emulates remote access
  * in software: between nodes (TCP) and, on one node, for static data that
  * is not shared (atomics on it are emulated). Node-local heap and shared
@@ -156,10 +184,12 @@ static void ush_print_info(void)
                SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
     }
     if (ush_g.env.info) {
+        char copy[64];
+        ush_arch_features_format(ush_arch_features(), copy, sizeof(copy));
         printf("job: %d PEs on %d node(s), %d on this node; thread level %d; "
-               "progress thread %s; waits %s\n",
+               "progress thread %s; waits %s; copies with %s\n",
                ush_g.n_pes, ush_tp_job.num_nodes, ush_g.local_size, ush_g.thread_level,
-               ush_g.progress_thread ? "on" : "off", ush_g.yield ? "yield" : "spin");
+               ush_g.progress_thread ? "on" : "off", ush_g.yield ? "yield" : "spin", copy);
         ush_env_print(&ush_g.env, stdout);
     }
     fflush(stdout);
@@ -245,6 +275,7 @@ static void ush_init_locked(int requested)
      * UCX's /dev/shm files. */
     ush_coll_select_init();
     ush_symm_check_limits();
+    ush_decide_cpu_features();
     int npus         = ush_node_pus();
     ush_g.yield      = ush_decide_yield(npus);
     ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;

@@ -21,15 +21,11 @@ static inline int ush_translate(const void *addr, size_t len, size_t *off)
     return seg;
 }
 
-/* A put through the mapping writes every byte of the destination once
- * (ush_arch_copy_once; arch/copy_once.h says why memcpy must not): a
- * naturally aligned 1/2/4/8-byte element is one store, anything else up to
- * ush_arch_copy_once_max() is the architecture's copy-once (every size
- * with x86's AVX-512). Larger puts, where the other copies measured up to
- * a fifth slower than memcpy (x86's rep movsb, 8-PE alltoalls of 32 KiB
- * blocks), take memcpy for all but their last USH_COPY_TAIL bytes, which
- * are written once and last. */
-#define USH_COPY_TAIL ((size_t)1 << 10)
+/* A put through the mapping writes every byte of the destination once,
+ * at every size (ush_arch_copy_once; arch/copy_once.h says why memcpy
+ * must not, docs/design.md what a put promises): a naturally aligned
+ * 1/2/4/8-byte element is one store, anything else the architecture's
+ * copy-once. */
 
 /* One store of an element of type T from src, and return. */
 #define USH_STORE_ONE_(T)                                                      \
@@ -48,13 +44,6 @@ static inline void ush_copy_to_peer(void *dst, const void *src, size_t n)
     if (n == 8 && (d & 7) == 0) USH_STORE_ONE_(uint64_t);
     if (n == 4 && (d & 3) == 0) USH_STORE_ONE_(uint32_t);
     if (n == 2 && (d & 1) == 0) USH_STORE_ONE_(uint16_t);
-    if (n > ush_arch_copy_once_max()) {
-        size_t body = n - USH_COPY_TAIL;
-        memcpy(dst, src, body);
-        dst = (char *)dst + body;
-        src = (const char *)src + body;
-        n   = USH_COPY_TAIL;
-    }
     ush_arch_copy_once(dst, src, n);
 }
 

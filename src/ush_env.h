@@ -40,6 +40,10 @@
       "UCX workers for created contexts: each of the first this many contexts gets "  \
       "its own, later ones share them. 0: the node's hardware threads divided by "    \
       "its PEs, at least 2.")                                                         \
+    X(cpu_features, CPU_FEATURES, STRING, "auto",                                     \
+      "x86-64: the CPU features a put's copy may use: auto, none (SSE2), or some of "  \
+      "avx512, avx2, erms, fsrm joined by commas, each one this CPU runs. For "         \
+      "comparing the copies; other CPUs have one copy and take auto or none.")         \
     X(share_static, SHARE_STATIC, BOOL, "1",                                          \
       "Back the program's static data with shared memory so PEs on the same node "   \
       "reach it with loads and stores; 0 sends it through UCX.")                      \

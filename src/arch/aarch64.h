@@ -25,12 +25,6 @@ static inline void ush_arch_pause(void)
     __asm__ volatile("isb" ::: "memory");
 }
 
-/* rma.c copies longer puts with memcpy before a copied-once tail. */
-static inline size_t ush_arch_copy_once_max(void)
-{
-    return (size_t)4 << 10;
-}
-
 /* No `rep movsb` here: 16-byte NEON stores, each byte once. */
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {

@@ -22,12 +22,6 @@ static inline void ush_arch_pause(void)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/* rma.c copies longer puts with memcpy before a copied-once tail. */
-static inline size_t ush_arch_copy_once_max(void)
-{
-    return (size_t)4 << 10;
-}
-
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {
     ush_arch_copy_once_vec(dst, src, n);

@@ -26,12 +26,6 @@ static inline void ush_arch_pause(void)
     __asm__ volatile("or 1,1,1\n\tor 2,2,2" ::: "memory");
 }
 
-/* rma.c copies longer puts with memcpy before a copied-once tail. */
-static inline size_t ush_arch_copy_once_max(void)
-{
-    return (size_t)4 << 10;
-}
-
 /* 16-byte VSX stores (POWER8, the ppc64le baseline), each byte once. */
 static inline void ush_arch_copy_once(void *dst, const void *src, size_t n)
 {

@@ -8,10 +8,11 @@
  *                           only approximately ush_arch_ticks_per_us());
  *   ush_arch_pause()        the CPU's hint for one step of a spin-wait;
  *   ush_arch_copy_once()    a copy that stores each destination byte
- *                           exactly once (see copy_once.h for why);
- *   ush_arch_copy_once_max() up to which size that copy keeps up with
- *                           memcpy (rma.c takes memcpy with a copied-once
- *                           tail beyond it).
+ *                           exactly once, at every size (see copy_once.h
+ *                           for why);
+ *   ush_arch_features_*()   which CPU features that copy uses: chosen by
+ *                           the layer, or named (SHMEM_CPU_FEATURES, and
+ *                           the tests, which run every set the CPU can).
  *
  * One header per architecture, chosen here at build time: x86-64, aarch64,
  * ppc64le, and portable C for the rest (or anywhere, with
@@ -32,6 +33,24 @@
 
 #include "arch/copy_once.h"
 
+/* The CPU features a copy-once may use, as bits of a set. Only x86-64
+ * has a choice to make; elsewhere the sets are empty. */
+#define USH_ARCH_AVX512 (1u << 0) /* AVX-512F/BW/VL and BMI2: masked stores */
+#define USH_ARCH_AVX2   (1u << 1) /* 32-byte vectors */
+#define USH_ARCH_ERMS   (1u << 2) /* `rep movsb` from 2 KiB (8 KiB with AVX-512) */
+#define USH_ARCH_FSRM   (1u << 3) /* `rep movsb` below 129 bytes too */
+#define USH_ARCH_NFEATURES 4
+
+/* Their names, by bit number ("avx512", ...), for SHMEM_CPU_FEATURES. */
+extern USH_ARCH_HIDDEN const char *const ush_arch_feature_names[USH_ARCH_NFEATURES];
+
+/* "auto" (*set = ~0u: the layer's own choice), "none", or names joined by
+ * commas, into a set; -1 on any other word, which goes into bad. */
+USH_ARCH_HIDDEN int ush_arch_features_parse(const char *s, unsigned *set, char *bad,
+                                            size_t badlen);
+/* The set's names joined by commas, "none" for the empty set. */
+USH_ARCH_HIDDEN void ush_arch_features_format(unsigned set, char *buf, size_t len);
+
 #if defined(USH_ARCH_GENERIC) /* the portable C on any CPU, for testing it */
 #include "arch/generic.h"
 #elif defined(__x86_64__)
@@ -42,6 +61,26 @@
 #include "arch/ppc64le.h"
 #else
 #include "arch/generic.h"
+#endif
+
+#if !defined(USH_ARCH_HAS_FEATURES)
+/* Nothing to choose: the one copy of the architecture. */
+static inline unsigned ush_arch_features_cpu(void)
+{
+    return 0;
+}
+static inline unsigned ush_arch_features_auto(void)
+{
+    return 0;
+}
+static inline unsigned ush_arch_features(void)
+{
+    return 0;
+}
+static inline void ush_arch_features_use(unsigned set)
+{
+    (void)set;
+}
 #endif
 
 #endif

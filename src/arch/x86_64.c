@@ -1,17 +1,20 @@
-/* x86-64: which copy-once each size takes, from CPUID at load time. */
+/* x86-64: which copy-once each size takes, from a set of CPU features:
+ * CPUID's at load time, or one named later (SHMEM_CPU_FEATURES, tests). */
 #if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
 #include "arch/ush_arch.h"
 
 #include <cpuid.h>
 #include <immintrin.h>
+#include <string.h>
 
 /* `rep movsb` where it is fast (bench/copy_once.c; figures on the Xeon of
  * docs/performance.md): from 2 KiB on, where it matches memcpy, on CPUs
  * with ERMS (enhanced rep movsb) or FSRM (fast short rep movsb); and with
- * FSRM also below 129 bytes, where it takes a flat 3.5 ns. Between the
- * two it costs more than the vectors even with FSRM (256 bytes: 10 ns,
- * AVX2 5). Without either flag (AMD Zen 1, for one) it is slow at every
- * size and never taken. */
+ * Intel's FSRM also below 129 bytes, where it takes a flat 3.5 ns (AMD's
+ * Zen 3 has the flag, but there 1-128 bytes took 25-35 ns against the
+ * vectors' 6-16). Between the two it costs more than the vectors even
+ * with FSRM (256 bytes: 10 ns, AVX2 5). Without either flag (AMD Zen 1,
+ * for one) it is slow at every size and never taken. */
 #define USH_ARCH_MOVSB_FROM  ((size_t)2048)
 #define USH_ARCH_MOVSB_BELOW ((size_t)129)
 /* With AVX-512, `rep movsb` from 8 KiB on (ERMS or FSRM): there it
@@ -40,6 +43,8 @@ size_t ush_arch_avx512_movsb_from = SIZE_MAX;
 size_t ush_arch_movsb_below = 0;
 size_t ush_arch_movsb_from  = SIZE_MAX;
 size_t ush_arch_avx2_from   = SIZE_MAX;
+
+static unsigned ush_arch_cpu_set, ush_arch_auto_set, ush_arch_used_set;
 
 __attribute__((target("avx2"))) void ush_arch_copy_once_avx2(void *dst, const void *src,
                                                               size_t n)
@@ -118,30 +123,59 @@ static uint64_t ush_arch_xcr0(void)
     return (uint64_t)hi << 32 | lo;
 }
 
+unsigned ush_arch_features_cpu(void)
+{
+    return ush_arch_cpu_set;
+}
+
+unsigned ush_arch_features_auto(void)
+{
+    return ush_arch_auto_set;
+}
+
+unsigned ush_arch_features(void)
+{
+    return ush_arch_used_set;
+}
+
+void ush_arch_features_use(unsigned set)
+{
+    int avx512 = (set & USH_ARCH_AVX512) != 0;
+    int movsb  = (set & (USH_ARCH_ERMS | USH_ARCH_FSRM)) != 0;
+
+    ush_arch_used_set          = set;
+    ush_arch_avx512            = avx512;
+    ush_arch_masked_to         = avx512 ? 256 : 0;
+    ush_arch_avx512_movsb_from = avx512 && movsb ? USH_ARCH_AVX512_MOVSB_FROM : SIZE_MAX;
+    ush_arch_movsb_below = !avx512 && (set & USH_ARCH_FSRM) ? USH_ARCH_MOVSB_BELOW : 0;
+    ush_arch_movsb_from  = !avx512 && movsb ? USH_ARCH_MOVSB_FROM : SIZE_MAX;
+    ush_arch_avx2_from   = !avx512 && (set & USH_ARCH_AVX2) ? USH_ARCH_AVX2_FROM : SIZE_MAX;
+}
+
 /* A constructor, so that the choice is made before any copy, and by the
  * unit tests too, whatever calls the library first. */
 __attribute__((constructor)) static void ush_arch_x86_init(void)
 {
-    unsigned a, b, c1, d, b7, c, d7;
+    unsigned a, b, c1, d, b7, c, d7, vendor[3];
+    unsigned cpu = USH_ARCH_ERMS | USH_ARCH_FSRM, fast = 0;
 
-    if (!__get_cpuid(1, &a, &b, &c1, &d)) return;
-    if (!__get_cpuid_count(7, 0, &a, &b7, &c, &d7)) return;
-    if (d7 & USH_CPUID7_EDX_FSRM) ush_arch_movsb_below = USH_ARCH_MOVSB_BELOW;
-    if (d7 & USH_CPUID7_EDX_FSRM || b7 & USH_CPUID7_EBX_ERMS) {
-        ush_arch_movsb_from = USH_ARCH_MOVSB_FROM;
-    }
-    if (!(c1 & USH_CPUID1_ECX_OSXSAVE) || !(c1 & USH_CPUID1_ECX_AVX)) return;
-    uint64_t xcr0 = ush_arch_xcr0();
-    if ((xcr0 & USH_XCR0_SSE_AVX) != USH_XCR0_SSE_AVX) return;
-    if (b7 & USH_CPUID7_EBX_AVX2) ush_arch_avx2_from = USH_ARCH_AVX2_FROM;
-    if ((b7 & USH_CPUID7_EBX_AVX512F) && (b7 & USH_CPUID7_EBX_AVX512BW) &&
-        (b7 & USH_CPUID7_EBX_AVX512VL) && (b7 & USH_CPUID7_EBX_BMI2) &&
-        (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
-        ush_arch_avx512    = 1;
-        ush_arch_masked_to = 256;
-        if (ush_arch_movsb_from != SIZE_MAX) {
-            ush_arch_avx512_movsb_from = USH_ARCH_AVX512_MOVSB_FROM;
+    if (__get_cpuid(0, &a, &vendor[0], &vendor[2], &vendor[1]) &&
+        __get_cpuid(1, &a, &b, &c1, &d) && __get_cpuid_count(7, 0, &a, &b7, &c, &d7)) {
+        int intel = memcmp(vendor, "GenuineIntel", 12) == 0;
+        if (d7 & USH_CPUID7_EDX_FSRM || b7 & USH_CPUID7_EBX_ERMS) fast |= USH_ARCH_ERMS;
+        if (d7 & USH_CPUID7_EDX_FSRM && intel) fast |= USH_ARCH_FSRM;
+        uint64_t xcr0 = c1 & USH_CPUID1_ECX_OSXSAVE && c1 & USH_CPUID1_ECX_AVX ? ush_arch_xcr0() : 0;
+        if ((xcr0 & USH_XCR0_SSE_AVX) == USH_XCR0_SSE_AVX && b7 & USH_CPUID7_EBX_AVX2) {
+            cpu |= USH_ARCH_AVX2;
+        }
+        if ((xcr0 & USH_XCR0_SSE_AVX) == USH_XCR0_SSE_AVX && (b7 & USH_CPUID7_EBX_AVX512F) &&
+            (b7 & USH_CPUID7_EBX_AVX512BW) && (b7 & USH_CPUID7_EBX_AVX512VL) &&
+            (b7 & USH_CPUID7_EBX_BMI2) && (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
+            cpu |= USH_ARCH_AVX512;
         }
     }
+    ush_arch_cpu_set  = cpu;
+    ush_arch_auto_set = (cpu & (USH_ARCH_AVX2 | USH_ARCH_AVX512)) | fast;
+    ush_arch_features_use(ush_arch_auto_set);
 }
 #endif

@@ -19,21 +19,37 @@ static inline void ush_arch_pause(void)
     __builtin_ia32_pause();
 }
 
-/* Set once at load time from CPUID (x86_64.c). With AVX-512BW and VL (and
- * the OS saving their state) ush_arch_avx512 is 1: copies up to 64 bytes
- * are one masked store inline, up to 128 five aligned 32-byte ones and
- * up to 256 nine (ush_arch_masked_to), inline too, longer ones below
+/* The copy-once's choice by size, made from a set of CPU features
+ * (x86_64.c): CPUID's at load time, or the set named by SHMEM_CPU_FEATURES
+ * or a test. With AVX-512 (ush_arch_avx512) copies up to 64 bytes are one
+ * masked store inline, up to 128 five aligned 32-byte ones and up to 256
+ * nine (ush_arch_masked_to), inline too, longer ones below
  * ush_arch_avx512_movsb_from the AVX-512 copy, the rest `rep movsb`.
- * Without it, copies shorter than
- * ush_arch_movsb_below or from ush_arch_movsb_from on take `rep movsb`; of
- * the others, those from ush_arch_avx2_from on take 32-byte AVX2 vectors,
- * the rest 16-byte SSE2 vectors. */
+ * Without it, copies shorter than ush_arch_movsb_below or from
+ * ush_arch_movsb_from on take `rep movsb`; of the others, those from
+ * ush_arch_avx2_from on take 32-byte AVX2 vectors, the rest 16-byte SSE2
+ * vectors. */
+#define USH_ARCH_HAS_FEATURES 1
 extern USH_ARCH_HIDDEN int    ush_arch_avx512;
 extern USH_ARCH_HIDDEN size_t ush_arch_masked_to;
 extern USH_ARCH_HIDDEN size_t ush_arch_avx512_movsb_from;
 extern USH_ARCH_HIDDEN size_t ush_arch_movsb_below;
 extern USH_ARCH_HIDDEN size_t ush_arch_movsb_from;
 extern USH_ARCH_HIDDEN size_t ush_arch_avx2_from;
+
+/* The features this CPU (and its OS) can run: AVX2 and AVX-512 where
+ * CPUID and XCR0 say so, ERMS and FSRM always, since `rep movsb` runs on
+ * every x86-64 CPU and those two only say where it is fast. */
+USH_ARCH_HIDDEN unsigned ush_arch_features_cpu(void);
+/* What the layer takes by itself: AVX2 and AVX-512 where they run, ERMS
+ * where CPUID has ERMS or FSRM, FSRM only on Intel's (on AMD's Zen 3 a
+ * short `rep movsb` measured 3-5 times slower than the vectors). */
+USH_ARCH_HIDDEN unsigned ush_arch_features_auto(void);
+/* The set in use. */
+USH_ARCH_HIDDEN unsigned ush_arch_features(void);
+/* Copy with this set from now on; it must lie within ush_arch_features_cpu()
+ * and no copy may be running. */
+USH_ARCH_HIDDEN void ush_arch_features_use(unsigned set);
 
 USH_ARCH_HIDDEN void ush_arch_copy_once_avx2(void *dst, const void *src, size_t n);
 /* 64 bytes or more */
@@ -189,31 +205,36 @@ static inline void ush_arch_copy_once_masked256(void *dst, const void *src, size
                      : USH_ARCH_MASKED256_CLOBBERS_);
 }
 
-/* Copies up to this size take ush_arch_copy_once; rma.c copies longer
- * ones with memcpy before a copied-once tail. With AVX-512 the copy-once
- * is at least as fast as memcpy-then-fix-up at every size measured, and
- * as memcpy itself but at 64-127 bytes into warm lines (bench/
- * copy_once.c, docs/performance.md), so every put is copied once; the
- * other copies fall behind from 4 KiB on. */
-static inline size_t ush_arch_copy_once_max(void)
+/* Whether a `rep movsb` from src to dst would be slow however long:
+ * with the destination 1 to 63 bytes after the source modulo a page, its
+ * stores and later loads alias in the low 12 address bits (on AMD's Zen 3,
+ * 4 KiB then took 20-30 times longer; glibc's memmove avoids the same on
+ * Intel's FSRM CPUs). The vectors do not mind. At 0, the common case of a
+ * symmetric buffer put to the same offset, it ran as fast as memcpy. */
+static inline int ush_arch_movsb_near(const void *dst, const void *src)
 {
-    return ush_arch_avx512 ? SIZE_MAX : (size_t)4 << 10;
+    return (((uintptr_t)dst - (uintptr_t)src - 1) & 4095) < 63;
 }
 
+/* Every size, so that every put is copied once; 0 bytes store nothing.
+ * The inline masked copies come first, for the sizes where a call would
+ * cost as much as the copy (n - 1 makes 0 bytes skip them: without
+ * AVX-512 they are not even valid instructions). */
 static inline __attribute__((always_inline)) void ush_arch_copy_once(void *dst, const void *src,
                                                                  size_t n)
 {
-    if (n <= ush_arch_masked_to) {
+    if (n - 1 < ush_arch_masked_to) {
         if (__builtin_expect(n <= 64, 1)) ush_arch_copy_once_masked(dst, src, n);
         else if (n <= 128) ush_arch_copy_once_masked128(dst, src, n);
         else ush_arch_copy_once_masked256(dst, src, n);
     } else if (ush_arch_avx512) {
-        if (n < ush_arch_avx512_movsb_from) {
-            ush_arch_copy_once_avx512(dst, src, n);
+        if (n < ush_arch_avx512_movsb_from || ush_arch_movsb_near(dst, src)) {
+            if (n > 0) ush_arch_copy_once_avx512(dst, src, n);
         } else {
             ush_arch_copy_movsb(dst, src, n);
         }
-    } else if (n < ush_arch_movsb_below || n >= ush_arch_movsb_from) {
+    } else if (n < ush_arch_movsb_below ||
+               (n >= ush_arch_movsb_from && !ush_arch_movsb_near(dst, src))) {
         ush_arch_copy_movsb(dst, src, n);
     } else if (n >= ush_arch_avx2_from) {
         ush_arch_copy_once_avx2(dst, src, n);

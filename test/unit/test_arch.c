@@ -1,16 +1,21 @@
 /*
  * The architecture layer (src/arch/): each copy-once routine copies exactly
  * its bytes at every size to 300 and all 64 alignments of source and
- * destination, and at page edges next to inaccessible pages; never hands
+ * destination, at larger sizes with the destination just after the source
+ * in its page, and at page edges next to inaccessible pages; never hands
  * the work to memcpy (which stores some bytes twice); and, counted by
- * single-stepping on x86, stores each destination byte exactly once. On
- * x86-64 the choice follows CPUID (`rep movsb` only where it is fast,
- * AVX-512 where the CPU and the OS have it); the tick counter advances
- * at about the rate it claims. unit_arch_generic runs the same on the
- * portable C (USH_ARCH_GENERIC).
+ * single-stepping on x86, stores each destination byte exactly once.
+ * ush_arch_copy_once is checked under every set of CPU features this CPU
+ * can run, whatever the layer would pick here, so that each of its paths
+ * is tested on every machine; the sets the CPU cannot run are skipped and
+ * say so. On x86-64 the layer's own choice follows CPUID (`rep movsb` only
+ * where it is fast, AVX-512 where the CPU and the OS have it); the tick
+ * counter advances at about the rate it claims. unit_arch_generic runs
+ * the same on the portable C (USH_ARCH_GENERIC).
  */
 #include <criterion/criterion.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,10 +25,11 @@
 #include "arch/ush_arch.h"
 
 #define GUARD 64
-#define MAXN  (5u << 10)
+#define MAXN  (9u << 10) /* past x86's AVX-512 `rep movsb` from 8 KiB */
+#define PAGE  4096       /* room to set the distance between the buffers */
 
-static unsigned char src_buf[MAXN + 3 * GUARD] __attribute__((aligned(64)));
-static unsigned char dst_buf[MAXN + 3 * GUARD] __attribute__((aligned(64)));
+static unsigned char src_buf[MAXN + PAGE + 3 * GUARD] __attribute__((aligned(64)));
+static unsigned char dst_buf[MAXN + PAGE + 3 * GUARD] __attribute__((aligned(64)));
 
 /* memcpy counts its calls while `counting`: the test program's definition
  * comes before libc's, so a copy-once compiled into a memcpy call shows. */
@@ -85,14 +91,29 @@ static void check_sizes(copy_fn *copy, const char *name, size_t minn, size_t max
     }
 }
 
-static void check_all(copy_fn *copy, const char *name)
+/* Larger sizes, with the destination 0 to 100 bytes after the source
+ * modulo a page (where x86 turns from `rep movsb` to vectors) and far
+ * from it. */
+static void check_distances(copy_fn *copy, const char *name)
 {
-    check_sizes(copy, name, 0, 300);
-    size_t big[] = { 511, 512, 513, 1024, 4095, 4096, 4097, MAXN };
+    static const size_t big[]  = { 511, 512, 513, 1024, 2047, 2048, 4095, 4096, 4097, 8191, 8192,
+                                   8193, MAXN };
+    static const size_t dist[] = { 0, 1, 8, 63, 64, 100, 2048, 4095 };
+    size_t base = (uintptr_t)dst_buf - (uintptr_t)src_buf;
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         fill_src(big[i]);
         for (size_t doff = 0; doff < 64; doff += 5) check_copy(copy, name, big[i], 1, doff);
+        for (size_t k = 0; k < sizeof dist / sizeof dist[0]; k++) {
+            size_t doff = 5, so = (base + doff - dist[k]) & (PAGE - 1);
+            check_copy(copy, name, big[i], so, doff);
+        }
     }
+}
+
+static void check_all(copy_fn *copy, const char *name)
+{
+    check_sizes(copy, name, 0, 300);
+    check_distances(copy, name);
 }
 
 static void copy_vec(void *d, const void *s, size_t n)
@@ -162,8 +183,8 @@ static void on_step(int sig, siginfo_t *si, void *uc)
     }
 }
 
-/* Whether `copy` takes `rep movsb` for n bytes. */
-static int by_movsb(copy_fn *copy, size_t n);
+/* Whether `copy` takes `rep movsb` for n bytes from s to d. */
+static int by_movsb(copy_fn *copy, const void *d, const void *s, size_t n);
 
 /* Not inlined: the push and pop would land in the caller's red zone. */
 __attribute__((noinline)) static void trap_flag(int on)
@@ -200,7 +221,7 @@ static void check_stores_once(copy_fn *copy, const char *name, size_t maxn)
                              so, doff, (ssize_t)i - (ssize_t)at, step_first[i]);
             }
         }
-        if (by_movsb(copy, n)) continue;
+        if (by_movsb(copy, dst_buf + at, src_buf + GUARD + so, n)) continue;
         for (size_t i = at + (-(base + at) & 7); i + 8 <= at + n; i += 8) {
             for (size_t k = 1; k < 8; k++) {
                 cr_assert_eq(step_by[i + k], step_by[i],
@@ -233,9 +254,65 @@ Test(arch, copy_once_vec, .timeout = 50)
     check_way(copy_vec, "ush_arch_copy_once_vec", 300);
 }
 
+/* The layer's own choice on this CPU, as the library makes it. */
 Test(arch, copy_once_dispatch, .timeout = 50)
 {
     check_way(copy_arch, "ush_arch_copy_once", 300);
+}
+
+/* Every other choice it can make, each a set of features that changes
+ * which copy some size takes (ERMS alone: `rep movsb` from 2 KiB; FSRM
+ * below 129 bytes too; AVX2: 32-byte vectors; AVX-512: masked stores, and
+ * `rep movsb` from 8 KiB with ERMS), where this CPU can run it. */
+static void check_features(unsigned set)
+{
+    char want[64], have[64], name[96];
+    ush_arch_features_format(set, want, sizeof(want));
+    ush_arch_features_format(ush_arch_features_cpu(), have, sizeof(have));
+    if (set & ~ush_arch_features_cpu()) {
+        cr_skip_test("this CPU cannot run %s (it runs %s)", want, have);
+    }
+    ush_arch_features_use(set);
+    cr_assert_eq(ush_arch_features(), set);
+    snprintf(name, sizeof(name), "ush_arch_copy_once with %s", want);
+    check_way(copy_arch, name, 300);
+}
+
+#define FEATURE_TEST(tag, set)                                                 \
+    Test(arch, copy_once_##tag, .timeout = 50)                                 \
+    {                                                                          \
+        check_features(set);                                                   \
+    }
+FEATURE_TEST(none, 0)
+FEATURE_TEST(erms, USH_ARCH_ERMS)
+FEATURE_TEST(fsrm, USH_ARCH_ERMS | USH_ARCH_FSRM)
+FEATURE_TEST(avx2, USH_ARCH_AVX2)
+FEATURE_TEST(avx2_erms, USH_ARCH_AVX2 | USH_ARCH_ERMS)
+FEATURE_TEST(avx2_fsrm, USH_ARCH_AVX2 | USH_ARCH_ERMS | USH_ARCH_FSRM)
+FEATURE_TEST(avx512, USH_ARCH_AVX512 | USH_ARCH_AVX2)
+FEATURE_TEST(avx512_erms, USH_ARCH_AVX512 | USH_ARCH_AVX2 | USH_ARCH_ERMS)
+
+/* SHMEM_CPU_FEATURES's words. */
+Test(arch, feature_names)
+{
+    unsigned set;
+    char     bad[16], buf[64];
+    cr_assert(ush_arch_features_parse("auto", &set, bad, sizeof(bad)) == 0 && set == ~0u);
+    cr_assert(ush_arch_features_parse("none", &set, bad, sizeof(bad)) == 0 && set == 0);
+    cr_assert(ush_arch_features_parse("fsrm,avx2", &set, bad, sizeof(bad)) == 0 &&
+              set == (USH_ARCH_FSRM | USH_ARCH_AVX2));
+    cr_assert(ush_arch_features_parse("avx512,avx2,erms,fsrm", &set, bad, sizeof(bad)) == 0 &&
+              set == 15);
+    cr_assert(ush_arch_features_parse("avx2,sse4", &set, bad, sizeof(bad)) == -1);
+    cr_assert_str_eq(bad, "sse4");
+    cr_assert(ush_arch_features_parse("avx2,", &set, bad, sizeof(bad)) == -1);
+    cr_assert_str_eq(bad, "");
+    cr_assert(ush_arch_features_parse("AVX2", &set, bad, sizeof(bad)) == -1);
+    ush_arch_features_format(0, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "none");
+    ush_arch_features_format(15, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "avx512,avx2,erms,fsrm");
+    cr_assert(ush_arch_features_parse(buf, &set, bad, sizeof(bad)) == 0 && set == 15);
 }
 
 #if defined(__x86_64__) && !defined(USH_ARCH_GENERIC)
@@ -278,14 +355,15 @@ static void copy_masked256(void *d, const void *s, size_t n)
 }
 
 static struct {
-    unsigned c1, b7, d7;
+    unsigned c1, b7, d7, vendor[3];
     uint64_t xcr0;
 } cpu;
 
 static void read_cpu(void)
 {
     unsigned a, b, c, d;
-    cr_assert(__get_cpuid(1, &a, &b, &cpu.c1, &d) &&
+    cr_assert(__get_cpuid(0, &a, &cpu.vendor[0], &cpu.vendor[2], &cpu.vendor[1]) &&
+              __get_cpuid(1, &a, &b, &cpu.c1, &d) &&
               __get_cpuid_count(7, 0, &a, &cpu.b7, &c, &cpu.d7));
     if (cpu.c1 >> 27 & 1) {
         unsigned lo, hi;
@@ -294,6 +372,8 @@ static void read_cpu(void)
     }
 }
 
+/* The layer's own set follows CPUID (FSRM's short copies only on
+ * Intel's), and each set gives its sizes to the copies it names. */
 Test(arch, x86_choice_by_cpuid)
 {
     read_cpu();
@@ -302,20 +382,32 @@ Test(arch, x86_choice_by_cpuid)
     int avx512 = cpu.c1 >> 27 & 1 && cpu.c1 >> 28 & 1 && (cpu.xcr0 & 6) == 6 &&
                  cpu.b7 >> 16 & 1 && cpu.b7 >> 30 & 1 && cpu.b7 >> 31 & 1 && cpu.b7 >> 8 & 1 &&
                  (cpu.xcr0 & 0xe0) == 0xe0;
+    unsigned cpu_set = USH_ARCH_ERMS | USH_ARCH_FSRM | (avx2 ? USH_ARCH_AVX2 : 0) |
+                       (avx512 ? USH_ARCH_AVX512 : 0);
+    unsigned auto_set = (cpu_set & (USH_ARCH_AVX2 | USH_ARCH_AVX512)) |
+                        (fsrm || erms ? USH_ARCH_ERMS : 0) |
+                        (fsrm && memcmp(cpu.vendor, "GenuineIntel", 12) == 0 ? USH_ARCH_FSRM : 0);
 
-    cr_assert_eq(ush_arch_movsb_below, fsrm ? 129 : 0, "FSRM %d: rep movsb below %zu", fsrm,
-                 ush_arch_movsb_below);
-    cr_assert_eq(ush_arch_movsb_from, fsrm || erms ? 2048 : SIZE_MAX,
-                 "FSRM %d, ERMS %d: rep movsb from %zu", fsrm, erms, ush_arch_movsb_from);
-    cr_assert_eq(ush_arch_avx2_from, avx2 ? 128 : SIZE_MAX, "AVX2 %d: from %zu", avx2,
-                 ush_arch_avx2_from);
-    cr_assert_eq(ush_arch_avx512, avx512, "AVX-512BW/VL %d: chosen %d", avx512, ush_arch_avx512);
-    cr_assert_eq(ush_arch_masked_to, avx512 ? 256 : 0, "AVX-512BW/VL %d: inline masked to %zu",
-                 avx512, ush_arch_masked_to);
-    cr_assert_eq(ush_arch_avx512_movsb_from, avx512 && (fsrm || erms) ? 8192 : SIZE_MAX,
-                 "AVX-512BW %d, FSRM %d, ERMS %d: rep movsb from %zu", avx512, fsrm, erms,
-                 ush_arch_avx512_movsb_from);
-    cr_assert_eq(ush_arch_copy_once_max(), avx512 ? SIZE_MAX : 4096);
+    cr_assert_eq(ush_arch_features_cpu(), cpu_set, "runs %#x, CPUID says %#x",
+                 ush_arch_features_cpu(), cpu_set);
+    cr_assert_eq(ush_arch_features_auto(), auto_set, "chose %#x, CPUID says %#x (%.12s)",
+                 ush_arch_features_auto(), auto_set, (const char *)cpu.vendor);
+    cr_assert_eq(ush_arch_features(), auto_set);
+
+    ush_arch_features_use(0);
+    cr_assert(!ush_arch_avx512 && ush_arch_masked_to == 0 && ush_arch_movsb_below == 0 &&
+              ush_arch_movsb_from == SIZE_MAX && ush_arch_avx2_from == SIZE_MAX);
+    ush_arch_features_use(USH_ARCH_ERMS | USH_ARCH_AVX2);
+    cr_assert(ush_arch_movsb_below == 0 && ush_arch_movsb_from == 2048 &&
+              ush_arch_avx2_from == 128);
+    ush_arch_features_use(USH_ARCH_FSRM);
+    cr_assert(ush_arch_movsb_below == 129 && ush_arch_movsb_from == 2048);
+    ush_arch_features_use(USH_ARCH_AVX512 | USH_ARCH_AVX2);
+    cr_assert(ush_arch_avx512 && ush_arch_masked_to == 256 &&
+              ush_arch_avx512_movsb_from == SIZE_MAX && ush_arch_movsb_below == 0 &&
+              ush_arch_movsb_from == SIZE_MAX);
+    ush_arch_features_use(USH_ARCH_AVX512 | USH_ARCH_FSRM);
+    cr_assert(ush_arch_avx512_movsb_from == 8192 && ush_arch_movsb_below == 0);
 }
 
 Test(arch, x86_movsb, .timeout = 50)
@@ -359,16 +451,17 @@ Test(arch, ticks_advance_at_about_the_claimed_rate)
 }
 
 #if defined(__x86_64__)
-static int by_movsb(copy_fn *copy, size_t n)
+static int by_movsb(copy_fn *copy, const void *d, const void *s, size_t n)
 {
 #if !defined(USH_ARCH_GENERIC)
     if (copy == copy_movsb) return 1;
     if (copy == copy_arch) {
-        return ush_arch_avx512 ? n >= ush_arch_avx512_movsb_from
-                               : n < ush_arch_movsb_below || n >= ush_arch_movsb_from;
+        int near = ush_arch_movsb_near(d, s);
+        return ush_arch_avx512 ? n >= ush_arch_avx512_movsb_from && !near
+                               : n < ush_arch_movsb_below || (n >= ush_arch_movsb_from && !near);
     }
 #endif
-    (void)copy, (void)n;
+    (void)copy, (void)d, (void)s, (void)n;
     return 0;
 }
 #endif
