@@ -1,6 +1,9 @@
 # Two entry points for a fresh Debian 12 machine (as root, or with sudo):
 #   make demo    set up, build, and run a small program on 4 PEs
 #   make check   set up, build, and run every test
+# `make` and `make install` build only what is installed (the library,
+# launcher, wrappers, headers, Fortran files, man pages); the test and
+# benchmark programs are built by `make build-tests`, which check runs.
 # Each target installs only the Debian packages it needs that are missing:
 # `make install` (into PREFIX) only those of the build, so it also works
 # without root where they are there already. Other distributions: the
@@ -48,11 +51,12 @@ PKG_BENCH_SCALE = $(PKG_BENCH) iproute2 slurmd slurmctld slurm-client munge slur
 PACKAGES = $(PKG_BUILD)
 # DEPS=no: check and install nothing (a machine set up some other way).
 DEPS ?= yes
-# Whether CMake builds the tests: auto builds them when Criterion is there;
-# the test targets say ON, so a missing Criterion is an error there.
+# Whether CMake defines the tests: auto does when Criterion is there; the
+# test targets say ON, so a missing Criterion is an error there. Defined,
+# they are still built only by build-tests, never by build or install.
 TESTS ?=
 
-.PHONY: all deps deps-bench-scale configure build install demo check cross-sysroots emu-binfmt check-tsan check-asan fuzz bench bench-scale clean
+.PHONY: all deps deps-bench-scale configure build build-tests install demo check cross-sysroots emu-binfmt check-tsan check-asan fuzz bench bench-scale clean
 
 all: build
 
@@ -70,6 +74,14 @@ build: configure
 install: build
 	cmake --install $(BUILD)
 
+# The test and benchmark programs, with everything else: CMake's build-tests
+# target (cmake/UshmemBuildTests.cmake) depends on every target of the tree.
+BUILD_TESTS = cmake --build $(BUILD) -j$(JOBS) --target build-tests
+build-tests: PACKAGES += $(PKG_TEST)
+build-tests: TESTS = ON
+build-tests: build
+	$(BUILD_TESTS)
+
 # The demo goes the way a user does: the installed oshcc and oshrun.
 demo: install
 	$(PREFIX)/bin/oshcc docs/examples/ring.c -o $(BUILD)/ring
@@ -78,6 +90,7 @@ demo: install
 check: PACKAGES += $(PKG_TEST) $(PKG_FUZZ) $(PKG_CROSS)
 check: TESTS = ON
 check: install cross-sysroots emu-binfmt
+	$(BUILD_TESTS)
 	cd $(BUILD) && ctest --output-on-failure --timeout 300 -j$(JOBS)
 
 # The arm64 and ppc64el overlays of the cross builds; where they cannot be

@@ -45,7 +45,9 @@ foreach(step configure build)
         execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE rc)
     else()
         cmake_host_system_information(RESULT ncores QUERY NUMBER_OF_LOGICAL_CORES)
+        # build-tests: `all` and the test programs, which `all` leaves out.
         execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j${ncores}
+                                --target build-tests
                         RESULT_VARIABLE rc)
     endif()
     string(TIMESTAMP t1 "%s")
