@@ -36,7 +36,7 @@ pkgs="libucx-dev libucx0 libnuma1 libhwloc-dev libhwloc15 libudev1 libcap2
       libcriterion-dev libcriterion3 libnanomsg5 libffi8 libgit2-1.5 libhttp-parser2.9
       libmbedtls14 libmbedx509-1 libmbedcrypto7 libpcre2-8-0 libssh2-1 libssl3
       libgssapi-krb5-2 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libkeyutils1"
-want=$(echo "$dir" $pkgs runtime-root-2) # moved or changed: made again
+want=$(echo "$dir" $pkgs runtime-root-3) # moved or changed: made again
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
     echo "ushmem: $arch sysroot overlay in $dir is up to date"
     exit 0
@@ -99,18 +99,24 @@ for so in "$libc"/*.so.* "$dir/usr/lib/$triplet"/*.so.*; do
 done
 : > "$dir/etc/ld.so.cache"
 
-# Every library the overlay's shared objects need is in the overlay or
-# the cross C library: a missing one would fail the link much later.
+# Every library that a shared object of the overlay needs is found where
+# the cross link looks for it (the -rpath-link directories of
+# cmake/toolchain/debian-cross.cmake) or in the cross C library: anything
+# else would be found only where earlier work left that architecture's
+# libraries in the host's root, and fail the link on a fresh machine.
+search="$dir/usr/lib/$triplet $dir/lib/$triplet $dir/usr/lib/$triplet/pmix2/lib $libc"
 missing=
 for so in $(find "$dir" -name '*.so*' -type f); do
     for need in $($triplet-readelf -d "$so" 2>/dev/null |
                   sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-        [ -e "$libc/$need" ] || [ -n "$(find "$dir" -name "$need" | head -1)" ] ||
-            missing="$missing $need($(basename "$so"))"
+        found=
+        for d in $search; do [ -e "$d/$need" ] && found=1 && break; done
+        [ -n "$found" ] || missing="$missing $need (for ${so#$dir/})"
     done
 done
 if [ -n "$missing" ]; then
-    echo "cross-sysroot.sh: $arch overlay lacks:$missing" >&2
+    echo "cross-sysroot.sh: in the $arch overlay, these needed libraries are not where" \
+         "the cross link looks ($search):$missing" >&2
     exit 1
 fi
 echo "$want" > "$dir/.done"

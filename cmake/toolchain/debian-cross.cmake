@@ -29,11 +29,16 @@ set(ENV{PKG_CONFIG_PATH} "")
 # Multiarch headers (hwloc's autogen/config.h, ...) sit in
 # include/<triplet>, which only the host's copy is searched for.
 set(CMAKE_C_STANDARD_INCLUDE_DIRECTORIES ${USHMEM_CROSS_OVERLAY}/usr/include/${USH_CROSS_TRIPLET})
-# The libraries' own dependencies (libmunge for libpmix, ...) are in the
-# overlay too: the linker looks there for them.
+# The libraries' own dependencies (libmunge for libpmix, libz for
+# libgit2, ...) are in the overlay too: the linker looks there for them,
+# in usr/lib/<triplet> and in lib/<triplet>, where Debian 12 still ships
+# some (zlib1g, libcom-err2, libkeyutils1) and where cross-sysroot.sh also
+# links the others. Nothing of the host's own root is searched, so a
+# machine with arm64 libraries installed links as a fresh one does;
+# cross-sysroot.sh checks these same directories.
 foreach(kind EXE SHARED)
     set(CMAKE_${kind}_LINKER_FLAGS_INIT
-        "-Wl,-rpath-link,${_ush_lib} -Wl,-rpath-link,${_ush_lib}/pmix2/lib")
+        "-Wl,-rpath-link,${_ush_lib} -Wl,-rpath-link,${USHMEM_CROSS_OVERLAY}/lib/${USH_CROSS_TRIPLET} -Wl,-rpath-link,${_ush_lib}/pmix2/lib")
 endforeach()
 
 # Find programs on the host, everything else for the target.
