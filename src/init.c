@@ -187,9 +187,10 @@ static void ush_print_info(void)
         char copy[64];
         ush_arch_features_format(ush_arch_features(), copy, sizeof(copy));
         printf("job: %d PEs on %d node(s), %d on this node; thread level %d; "
-               "progress thread %s; waits %s; copies with %s\n",
+               "progress thread %s; waits %s\n",
                ush_g.n_pes, ush_tp_job.num_nodes, ush_g.local_size, ush_g.thread_level,
-               ush_g.progress_thread ? "on" : "off", ush_g.yield ? "yield" : "spin", copy);
+               ush_g.progress_thread ? "on" : "off", ush_tp_yield_at_once ? "yield" : "spin");
+        printf("copies of puts to this node's PEs use CPU features: %s\n", copy);
         ush_env_print(&ush_g.env, stdout);
     }
     fflush(stdout);
@@ -277,9 +278,8 @@ static void ush_init_locked(int requested)
     ush_symm_check_limits();
     ush_decide_cpu_features();
     int npus         = ush_node_pus();
-    ush_g.yield      = ush_decide_yield(npus);
-    ush_g.yield_late = strcmp(ush_g.env.yield, "never") != 0;
-    ush_tp_yield     = ush_g.yield_late;
+    ush_tp_yield_at_once = ush_decide_yield(npus);
+    ush_tp_yield         = strcmp(ush_g.env.yield, "never") != 0;
     ush_tp_ctx_workers_max = ush_decide_ctx_workers(npus);
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a

@@ -45,8 +45,6 @@ typedef struct {
     int         thread_level;   /* level provided */
     int         local_rank;     /* among PEs on this node */
     int         local_size;
-    int         yield;          /* waiting loops yield the CPU at once */
-    int         yield_late;     /* ... or after spinning a while (wait.c) */
     int         progress_thread; /* a thread serves peers' UCX requests */
     ush_env_t   env;
     ush_heap_t *heap;

@@ -5,8 +5,10 @@
  * then yields the CPU at every step: a PE that waits long is waiting for a
  * peer that may need this core, which hwloc cannot see when other jobs, or
  * emulated nodes sharing one machine, run on the same cores. When this
- * node's PEs outnumber its cores, every step yields from the start.
- * SHMEM_YIELD=never spins forever, always yields at once.
+ * node's PEs outnumber its cores, every step yields from the start, and a
+ * long wait naps. SHMEM_YIELD=never spins forever, always yields at once.
+ * The transport's own waits (a UCX request, finalize's fence) step the
+ * same way: ush_tp_idle holds the policy.
  */
 #include "ush.h"
 #include "arch/ush_arch.h"
@@ -14,21 +16,8 @@
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
 
-#include <sched.h>
-#include <time.h>
 #include <stdint.h>
 
-/* Steps of one wait spent spinning before yielding (tens of microseconds:
- * far longer than any node-local round trip). */
-#define USH_WAIT_SPIN_STEPS 1000
-/* When this node's PEs outnumber its cores, a wait that has yielded this
- * many times naps instead: a yield leaves the waiter runnable, and with
- * dozens of waiters per core the PEs and daemons that have work (the PMIx
- * server answering a lookup, a peer finishing its part) get a core only
- * after every waiter has had its turn. A nap costs a long wait a few tens
- * of microseconds more; short waits never take one. */
-#define USH_WAIT_NAP_FROM 4096
-static const struct timespec ush_wait_nap = { 0, 20000 };
 /* With every peer mapped (ush_tp_all_mapped), UCX is progressed only
  * every this many steps: nothing arrives through it, and polling memory
  * alone sees a node-local store one cache-line transfer after it is made. */
@@ -103,13 +92,7 @@ void ush_wait_step(ush_wait_t *w)
         ush_ctx_progress_all();
     }
 
-    if (ush_g.yield && step >= USH_WAIT_NAP_FROM) {
-        nanosleep(&ush_wait_nap, NULL);
-    } else if (ush_g.yield || (ush_g.yield_late && step >= USH_WAIT_SPIN_STEPS)) {
-        sched_yield();
-    } else {
-        ush_arch_pause();
-    }
+    ush_tp_idle(step);
 }
 
 void ush_poll_step(void)

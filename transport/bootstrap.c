@@ -139,7 +139,7 @@ static void ush_tp_fence_done(pmix_status_t status, void *cbdata)
     __atomic_store_n((int *)cbdata, status == PMIX_SUCCESS ? 1 : -1, __ATOMIC_RELEASE);
 }
 
-ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *arg)
+ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg)
 {
     if (!ush_tp_pmix_up) return USH_TP_OK;
     int           done = 0;
@@ -148,7 +148,10 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *
         ush_tp_set_error("PMIx_Fence_nb: %s", PMIx_Error_string(rc));
         return USH_TP_ERR_BOOTSTRAP;
     }
-    while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) progress(arg);
+    for (unsigned idle = 0; !__atomic_load_n(&done, __ATOMIC_ACQUIRE);) {
+        if (progress(arg)) idle = 0;
+        else ush_tp_idle(idle++);
+    }
     if (done < 0) {
         ush_tp_set_error("PMIx_Fence_nb failed");
         return USH_TP_ERR_BOOTSTRAP;

@@ -6,11 +6,33 @@
 #include "ush_tp_impl.h"
 #include "ush_bits.h"
 
+#include "arch/ush_arch.h"
+
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
-/* Idle progress calls of one wait before it starts yielding. */
-#define USH_TP_SPIN_STEPS 100
+/* Steps of one wait spent spinning before yielding (tens of microseconds:
+ * far longer than any node-local round trip). */
+#define USH_TP_SPIN_STEPS 1000
+/* Yields of one wait before it naps, where it naps (ush_tp_idle). A nap
+ * costs a long wait a few tens of microseconds more; short waits never
+ * take one. */
+#define USH_TP_NAP_FROM 4096
+static const struct timespec ush_tp_nap = { 0, 20000 };
+
+int ush_tp_yield, ush_tp_yield_at_once;
+
+void ush_tp_idle(unsigned step)
+{
+    if (ush_tp_yield_at_once && step >= USH_TP_NAP_FROM) {
+        nanosleep(&ush_tp_nap, NULL);
+    } else if (ush_tp_yield_at_once || (ush_tp_yield && step >= USH_TP_SPIN_STEPS)) {
+        sched_yield();
+    } else {
+        ush_arch_pause();
+    }
+}
 
 /* Memory ordering: ucp_request_check_status is a plain read of the
  * request's flags, and another thread (the progress thread, or any thread
@@ -28,13 +50,10 @@ ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
     ucs_status_t st;
     unsigned     idle = 0;
     while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        /* Spin a little, then yield: the peer that must answer may need
-         * our core (oversubscribed, or emulated nodes on one machine). */
-        if (ush_tp_progress(c)) {
-            idle = 0;
-        } else if (ush_tp_yield && ++idle > USH_TP_SPIN_STEPS) {
-            sched_yield();
-        }
+        /* The peer that must answer may need our core (oversubscribed, or
+         * emulated nodes on one machine). */
+        if (ush_tp_progress(c)) idle = 0;
+        else ush_tp_idle(idle++);
     }
     ucp_request_free(req);
     return st;

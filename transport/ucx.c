@@ -17,7 +17,6 @@ ush_tp_state_t  ush_tp;
 ush_tp_ctx_t   *ush_tp_ctx_default;
 ush_tp_thread_t ush_tp_thread_provided;
 ush_tp_thread_t ush_tp_thread_job;
-int             ush_tp_yield;
 int             ush_tp_progress_mt;
 char         **ush_tp_map;
 int            ush_tp_direct_amo;
@@ -579,12 +578,12 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
     return rkey;
 }
 
-/* For the job-wide fence of finalize, which takes a PMIx round
- * trip at least: a PE done with its own part makes room for the PEs (and
- * the PMIx server) still on their way, which may need this core. */
-static void ush_tp_progress_worker(void *worker)
+/* For the job-wide fence of finalize, which takes a PMIx round trip at
+ * least: a PE done with its own part makes room (ush_tp_idle) for the PEs
+ * and the PMIx server still on their way, which may need this core. */
+static int ush_tp_progress_worker(void *worker)
 {
-    if (!ucp_worker_progress(worker) && ush_tp_yield) sched_yield();
+    return (int)ucp_worker_progress(worker);
 }
 
 void ush_tp_ctx_fini(ush_tp_ctx_t *c)

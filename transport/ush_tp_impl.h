@@ -154,7 +154,7 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key, int pe,
 
 /* A fence across the job during which progress(arg) keeps running, so
  * peers still draining traffic towards this PE are served. */
-ush_tp_status_t ush_tp_bootstrap_fence_progress(void (*progress)(void *), void *arg);
+ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg);
 
 /* A worker in thread mode *mode, lowered to what UCX provides. */
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out);

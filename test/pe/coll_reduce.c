@@ -284,7 +284,7 @@ static void team_reduce(shmem_team_t team, const char *name)
     const int tme = shmem_team_my_pe(team), tn = shmem_team_n_pes(team);
     int       c = 100;
 
-    pe_section_name = name;
+    pe_section_set(name);
     for (int f = 0; f < NTEAMRED; f++) {
         all_teamred[f](team, 1, c++, 0);
         all_teamred[f](team, 7, c++, f % 3 == 0);

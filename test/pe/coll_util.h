@@ -132,7 +132,7 @@ static char coll_case_name[160] PE_UNUSED;
 #define COLL_CASE(...)                                                                            \
     do {                                                                                          \
         snprintf(coll_case_name, sizeof(coll_case_name), __VA_ARGS__);                            \
-        pe_section_name = coll_case_name;                                                         \
+        pe_section_set(coll_case_name);                                                           \
     } while (0)
 
 #endif

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #if !defined(SHMEM_MAJOR_VERSION) || !defined(SHMEM_MINOR_VERSION)
@@ -57,6 +58,22 @@
 static int         pe_me PE_UNUSED    = -1;
 static int         pe_npes PE_UNUSED  = 0;
 static const char *pe_section_name PE_UNUSED = "start-up";
+static time_t      pe_section_since PE_UNUSED; /* CLOCK_MONOTONIC seconds */
+static time_t      pe_started PE_UNUSED;
+
+static inline time_t pe_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t); /* async-signal-safe */
+    return t.tv_sec;
+}
+
+/* Enters a section without printing it (pe_section prints). */
+static inline void pe_section_set(const char *name)
+{
+    pe_section_name  = name;
+    pe_section_since = pe_now();
+}
 
 /* ---- reporting ---------------------------------------------------------- */
 
@@ -167,26 +184,39 @@ static inline size_t pe_append(char *buf, size_t len, size_t cap, const char *s)
     return len;
 }
 
+/* n in decimal, into the end of buf[16]; returns where it starts. */
+static inline const char *pe_decimal(char *buf, long n)
+{
+    int i = 15;
+    buf[i] = '\0';
+    do {
+        buf[--i] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n > 0 && i > 0);
+    return &buf[i];
+}
+
+/* How long the PE ran and how long it was in its last section tell a
+ * hang (a long last section) from a test that was slow throughout. */
 static inline void pe_watchdog_fire(int sig)
 {
     char    msg[256], num[16];
-    int     n = pe_me < 0 ? 0 : pe_me, i = (int)sizeof(num) - 1;
+    time_t  now = pe_now();
     size_t  len = 0;
     ssize_t rc;
 
     (void)sig;
-    num[i] = '\0';
-    do {
-        num[--i] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n > 0 && i > 0);
     /* Only async-signal-safe calls (one write, then _exit), so the line
      * is not interleaved with other PEs' output. */
     len = pe_append(msg, len, sizeof(msg), "PE ");
-    len = pe_append(msg, len, sizeof(msg), &num[i]);
-    len = pe_append(msg, len, sizeof(msg), ": watchdog: no progress, still in section '");
+    len = pe_append(msg, len, sizeof(msg), pe_decimal(num, pe_me < 0 ? 0 : pe_me));
+    len = pe_append(msg, len, sizeof(msg), ": watchdog: no end after ");
+    len = pe_append(msg, len, sizeof(msg), pe_decimal(num, (long)(now - pe_started)));
+    len = pe_append(msg, len, sizeof(msg), " s, still in section '");
     len = pe_append(msg, len, sizeof(msg), pe_section_name);
-    len = pe_append(msg, len, sizeof(msg), "'\n");
+    len = pe_append(msg, len, sizeof(msg), "' (for the last ");
+    len = pe_append(msg, len, sizeof(msg), pe_decimal(num, (long)(now - pe_section_since)));
+    len = pe_append(msg, len, sizeof(msg), " s)\n");
     rc = write(2, msg, len);
     (void)rc;
     _exit(3);
@@ -197,6 +227,7 @@ static inline void pe_watchdog_start(void)
     const char *env = getenv("PE_TEST_WATCHDOG");
     long        secs = env ? strtol(env, NULL, 10) : 0;
 
+    pe_started = pe_section_since = pe_now();
     if (secs > 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
@@ -212,7 +243,7 @@ static inline void pe_watchdog_start(void)
  * ctest log shows how far the program got. */
 static inline void pe_section(const char *name)
 {
-    pe_section_name = name;
+    pe_section_set(name);
     if (pe_me == 0) {
         printf("[PE 0] %s\n", name);
         fflush(stdout);
@@ -258,7 +289,7 @@ static inline void pe_test_init(void)
 static inline void pe_test_report_pass(void)
 {
     shmem_barrier_all();
-    pe_section_name = "finalize"; /* the watchdog still covers finalize */
+    pe_section_set("finalize"); /* the watchdog still covers finalize */
     if (pe_me == 0) {
         printf("all checks passed on %d PEs\n", pe_npes);
         fflush(stdout);

@@ -26,7 +26,7 @@ static void check_team(shmem_team_t t, int start, int stride, int size, const ch
     const int me = pe_me, npes = pe_npes;
     int       mine = -1;
 
-    pe_section_name = what;
+    pe_section_set(what);
     for (int i = 0; i < size; i++)
         if (start + i * stride == me)
             mine = i;
@@ -87,7 +87,7 @@ static void split_ok(shmem_team_t parent, int pstart, int pstride, int start, in
     shmem_team_t t = (shmem_team_t)&value; /* anything but INVALID: the call must set it */
     snprintf(what, sizeof(what), "split_strided(%d, %d, %d) of (%d, %d, ...)", start, stride, size,
              pstart, pstride);
-    pe_section_name = what;
+    pe_section_set(what);
     CHECK_EQ(shmem_team_split_strided(parent, start, stride, size, NULL, 0, &t), 0);
     check_team(t, pstart + start * pstride, stride * pstride, size, what);
     shmem_team_sync(parent); /* only the parent's members are here */
@@ -100,7 +100,7 @@ static void split_bad(int start, int stride, int size)
     char         what[96];
     shmem_team_t t = SHMEM_TEAM_WORLD;
     snprintf(what, sizeof(what), "invalid split_strided(%d, %d, %d)", start, stride, size);
-    pe_section_name = what;
+    pe_section_set(what);
     CHECK_MSG(shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, NULL, 0, &t) != 0,
               "%s returns non-zero", what);
     CHECK_MSG(t == SHMEM_TEAM_INVALID, "%s gives SHMEM_TEAM_INVALID", what);
