@@ -58,7 +58,6 @@ export CLUSTER_PREFIX=$SCALE_CLUSTER CLUSTER_SUBNET=${SCALE_SUBNET:-10.80.0}
 export CLUSTER_BRIDGE=${SCALE_CLUSTER}br0 CLUSTER_STATE_DIR=/tmp/$SCALE_CLUSTER-cluster
 # Names in /etc/hosts (a block of its own, removed by down) only for Slurm.
 export CLUSTER_ETC_HOSTS=0
-# /var/tmp: the slurmds give each node a private /tmp.
 export SLURM_LOCAL_STATE_DIR=/var/tmp/$SCALE_CLUSTER-slurm SLURM_LOCAL_CLUSTER=${SCALE_CLUSTER}cl
 export SLURM_LOCAL_CTLD_PORT=${SCALE_SLURM_PORT:-6937}
 export SLURM_LOCAL_SLURMD_PORT=$((SLURM_LOCAL_CTLD_PORT + 1))
@@ -360,8 +359,7 @@ fi
 mkdir -p "$OUT/raw" || die "cannot create --out '$OUT'"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT"/raw/*.log
-# Not under /tmp: the nodes start these binaries, and a node's slurmd has
-# a /tmp of its own.
+# The nodes start these binaries from here.
 WORKDIR=$(mktemp -d /var/tmp/ushmem-scale.XXXXXX) || die "mktemp failed"
 CLUSTER_UP=0
 SLURM_UP=0

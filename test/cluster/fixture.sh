@@ -19,13 +19,6 @@ down() {
     if [ -d "$SLURM_LOCAL_STATE_DIR" ]; then
         cl_slurm down || rc=1
     fi
-    # Slurm's PMIx plugin leaves /tmp/spmix_appdir_<uid>_<job>.<step> behind
-    # for a step whose tasks were killed, and later refuses to start a step
-    # with that id ("File exists"). With no slurmstepd left on the machine,
-    # none is in use.
-    if ! pgrep -x slurmstepd >/dev/null 2>&1; then
-        rm -rf /tmp/spmix_appdir_[0-9]*_[0-9]*.[0-9]*
-    fi
     # netns-cluster finds leftovers by name and bridge even without state
     if [ -n "$(cl_nodes)" ] || ip link show "$CLUSTER_BRIDGE" >/dev/null 2>&1 ||
        [ -d "$CLUSTER_STATE_DIR" ]; then
