@@ -164,11 +164,11 @@ __attribute__((constructor)) static void ush_arch_x86_init(void)
         int intel = memcmp(vendor, "GenuineIntel", 12) == 0;
         if (d7 & USH_CPUID7_EDX_FSRM || b7 & USH_CPUID7_EBX_ERMS) fast |= USH_ARCH_ERMS;
         if (d7 & USH_CPUID7_EDX_FSRM && intel) fast |= USH_ARCH_FSRM;
-        uint64_t xcr0 = c1 & USH_CPUID1_ECX_OSXSAVE && c1 & USH_CPUID1_ECX_AVX ? ush_arch_xcr0() : 0;
-        if ((xcr0 & USH_XCR0_SSE_AVX) == USH_XCR0_SSE_AVX && b7 & USH_CPUID7_EBX_AVX2) {
-            cpu |= USH_ARCH_AVX2;
-        }
-        if ((xcr0 & USH_XCR0_SSE_AVX) == USH_XCR0_SSE_AVX && (b7 & USH_CPUID7_EBX_AVX512F) &&
+        int      osxsave = c1 & USH_CPUID1_ECX_OSXSAVE && c1 & USH_CPUID1_ECX_AVX;
+        uint64_t xcr0    = osxsave ? ush_arch_xcr0() : 0;
+        int      avx     = (xcr0 & USH_XCR0_SSE_AVX) == USH_XCR0_SSE_AVX;
+        if (avx && b7 & USH_CPUID7_EBX_AVX2) cpu |= USH_ARCH_AVX2;
+        if (avx && (b7 & USH_CPUID7_EBX_AVX512F) &&
             (b7 & USH_CPUID7_EBX_AVX512BW) && (b7 & USH_CPUID7_EBX_AVX512VL) &&
             (b7 & USH_CPUID7_EBX_BMI2) && (xcr0 & USH_XCR0_AVX512) == USH_XCR0_AVX512) {
             cpu |= USH_ARCH_AVX512;
