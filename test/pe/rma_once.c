@@ -7,10 +7,20 @@
  * after the clear, so the next wait returns at once with the old round.
  * Each way of putting is tried: shmem_long_p, shmem_int_p, a one-element
  * shmem_long_put, and a 3-int put whose middle element is the flag.
+ *
+ * A quiet machine runs all ROUNDS rounds of a way in about a second. On a
+ * busy one each hop of the bounce can wait for another process's whole
+ * time slice (milliseconds), so the sender ends a way early once it has
+ * bounced MIN_ROUNDS rounds for WAY_SECONDS: it puts the round negated,
+ * which tells the receiver that this round is the last.
  */
 #include "pe_test.h"
 
-#define ROUNDS 100000
+#include <time.h>
+
+#define ROUNDS      100000
+#define MIN_ROUNDS  1000
+#define WAY_SECONDS 3
 
 static long flag_l, ack;
 static int  flag_i[3];
@@ -19,19 +29,22 @@ static void bounce(const char *how, int peer, int sender)
 {
     pe_section(how);
     shmem_barrier_all();
-    for (long k = 1; k <= ROUNDS; k++) {
+    time_t end = pe_now() + WAY_SECONDS;
+    for (long k = 1, last = 0; k <= ROUNDS && !last; k++) {
         if (sender) {
+            last    = k == ROUNDS || (k >= MIN_ROUNDS && pe_now() >= end);
+            long sk = last ? -k : k; /* what this round sends */
             if (how[0] == 'l') {
-                shmem_long_p(&flag_l, k, peer);
+                shmem_long_p(&flag_l, sk, peer);
             } else if (how[0] == 'i') {
-                shmem_int_p(&flag_i[1], (int)k, peer);
+                shmem_int_p(&flag_i[1], (int)sk, peer);
             } else if (how[0] == 'p') {
-                shmem_long_put(&flag_l, &k, 1, peer);
+                shmem_long_put(&flag_l, &sk, 1, peer);
             } else {
-                int v[3] = { 0, (int)k, 0 };
+                int v[3] = { 0, (int)sk, 0 };
                 shmem_int_put(flag_i, v, 3, peer);
             }
-            shmem_long_wait_until(&ack, SHMEM_CMP_EQ, k);
+            shmem_long_wait_until(&ack, SHMEM_CMP_EQ, sk);
         } else {
             long got;
             if (how[0] == 'l' || how[0] == 'p') {
@@ -43,8 +56,9 @@ static void bounce(const char *how, int peer, int sender)
                 got       = PE_READ(flag_i[1]);
                 flag_i[1] = 0;
             }
-            CHECK_EQ(got, k);
-            shmem_long_atomic_set(&ack, k, peer);
+            last = got < 0;
+            CHECK_EQ(last ? -got : got, k);
+            shmem_long_atomic_set(&ack, got, peer);
         }
     }
     shmem_barrier_all();
