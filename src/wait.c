@@ -81,7 +81,7 @@ static void ush_wait_publish(ush_wait_t *w)
 
 void ush_wait_step(ush_wait_t *w)
 {
-    unsigned step = w->steps;
+    unsigned step = w->steps++;
 
     if (step >= USH_WAIT_BEACON_FROM) ush_wait_publish(w);
 
@@ -92,7 +92,7 @@ void ush_wait_step(ush_wait_t *w)
         ush_ctx_progress_all();
     }
 
-    w->steps = ush_tp_idle(step);
+    ush_tp_idle(step);
 }
 
 void ush_poll_step(void)

@@ -150,7 +150,7 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *a
     }
     for (unsigned idle = 0; !__atomic_load_n(&done, __ATOMIC_ACQUIRE);) {
         if (progress(arg)) idle = 0;
-        else idle = ush_tp_idle(idle);
+        else ush_tp_idle(idle++);
     }
     if (done < 0) {
         ush_tp_set_error("PMIx_Fence_nb failed");

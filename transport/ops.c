@@ -20,30 +20,18 @@
  * take one. */
 #define USH_TP_NAP_FROM 4096
 static const struct timespec ush_tp_nap = { 0, 20000 };
-/* A yield that kept this PE off its core this long gave it to a process
- * that ran a whole time slice: one that computes, ours or another job's. */
-#define USH_TP_YIELD_LOST_US 500
 
 int ush_tp_yield, ush_tp_yield_at_once;
 
-unsigned ush_tp_idle(unsigned step)
+void ush_tp_idle(unsigned step)
 {
     if (ush_tp_yield_at_once && step >= USH_TP_NAP_FROM) {
         nanosleep(&ush_tp_nap, NULL);
     } else if (ush_tp_yield_at_once || (ush_tp_yield && step >= USH_TP_SPIN_STEPS)) {
-        /* Against a process that computes, a yield gives it the core for
-         * its whole slice (milliseconds), after which the waiter looks
-         * once and yields again: a ping-pong then takes milliseconds a
-         * round. A waiter that sleeps is woken on time and preempts it. */
-        uint64_t t0 = ush_arch_ticks();
         sched_yield();
-        if (ush_arch_ticks() - t0 > USH_TP_YIELD_LOST_US * ush_arch_ticks_per_us()) {
-            return step < USH_TP_NAP_FROM ? USH_TP_NAP_FROM : step + 1;
-        }
     } else {
         ush_arch_pause();
     }
-    return step + 1;
 }
 
 /* Memory ordering: ucp_request_check_status is a plain read of the
@@ -65,7 +53,7 @@ ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
         /* The peer that must answer may need our core (oversubscribed, or
          * emulated nodes on one machine). */
         if (ush_tp_progress(c)) idle = 0;
-        else idle = ush_tp_idle(idle);
+        else ush_tp_idle(idle++);
     }
     ucp_request_free(req);
     return st;

@@ -193,19 +193,16 @@ void ush_tp_fence(ush_tp_ctx_t *c);
 /* Progress c's worker and the default one; non-zero if anything happened. */
 int  ush_tp_progress(ush_tp_ctx_t *c);
 /* How every wait of the library (src/wait.c's and the transport's own)
- * spends a step that found nothing to do; `step` counts its steps from 0,
- * and the return value is the count to go on from. A young wait pauses
- * the CPU; after USH_TP_SPIN_STEPS it yields (ush_tp_yield: unless
- * SHMEM_YIELD=never). Where this node's PEs outnumber its cores, or with
- * SHMEM_YIELD=always (ush_tp_yield_at_once), it yields from the first step
- * and, once old, naps instead: a yield leaves the waiter runnable, and
- * with dozens of waiters per core the PEs and daemons that have work (the
- * PMIx server answering a fence, a peer finishing its part) would get a
- * core only after every waiter has had its turn. A wait is old after
- * USH_TP_NAP_FROM steps, or at once when a yield kept it off the core for
- * a whole time slice (another process computes there: every later look
- * would wait that long again). */
-unsigned ush_tp_idle(unsigned step);
+ * spends a step that found nothing to do; `step` counts its idle steps
+ * from 0. A young wait pauses the CPU; after USH_TP_SPIN_STEPS it yields
+ * (ush_tp_yield: unless SHMEM_YIELD=never). Where this node's PEs
+ * outnumber its cores, or with SHMEM_YIELD=always (ush_tp_yield_at_once), it
+ * yields from the first step and, once old, naps instead: a yield leaves
+ * the waiter runnable, and with dozens of waiters per core (or other
+ * jobs' busy processes) the PEs and daemons that have work (the PMIx
+ * server answering a fence, a peer finishing its part) would get a core
+ * only after every waiter has had its turn. */
+void ush_tp_idle(unsigned step);
 extern int ush_tp_yield, ush_tp_yield_at_once;
 
 #endif
