@@ -415,6 +415,12 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
                 ush_run_msg("--mca needs a name and a value: --mca KEY VALUE");
                 return USH_RUN_ERR_USAGE;
             }
+            /* An MCA name never starts with '-': "--mca -np 2" lost its pair. */
+            if (argv[i + 1][0] == '-') {
+                ush_run_msg("--mca needs a name and a value (--mca KEY VALUE), not the option "
+                            "'%s'", argv[i + 1]);
+                return USH_RUN_ERR_USAGE;
+            }
             opts->mcas[2 * opts->nmcas]     = argv[++i];
             opts->mcas[2 * opts->nmcas + 1] = argv[++i];
             opts->nmcas++;

@@ -27,6 +27,9 @@ static inline void ush_amo_check(const char *routine, shmem_ctx_t ctx, const cha
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     USH_CHECK_SYMM(routine, arg, remote, size);
+    /* CPU atomics on a misaligned word are not atomic (or trap), and UCX
+     * refuses them: every path gets the same answer here. */
+    if (USH_UNLIKELY((uintptr_t)remote % size != 0)) ush_check_fail_align(routine, arg, remote, size);
 }
 
 /* Blocking fetching atomic; the old value lands in *old. value and cond

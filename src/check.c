@@ -158,26 +158,40 @@ void ush_check_fail_heap_ptr(const char *routine, const void *ptr)
     ush_fatal(routine, "ptr %p was rejected by the heap allocator", ptr);
 }
 
-void ush_check_fail_ctx(const char *routine)
-{
-    USH_CHECK_FAIL_UP(routine);
-    ush_fatal(routine, "ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
-                       "from shmem_ctx_create");
-}
-
-void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
+void ush_check_fail_align(const char *routine, const char *arg, const void *addr, size_t size)
 {
     USH_CHECK_FAIL_UP(routine);
     ush_fatal(routine,
-              "ctx (%p) was destroyed by shmem_ctx_destroy; use a live context (or "
-              "SHMEM_CTX_DEFAULT), and set a destroyed one to SHMEM_CTX_INVALID",
+              "%s = %p is not aligned to %zu bytes, the size of the operation's type: "
+              "atomics need naturally aligned objects (is it a member of a packed struct, "
+              "or a pointer into a char buffer at an odd offset?)",
+              arg, addr, size);
+}
+
+void ush_check_fail_ctx(const char *routine, shmem_ctx_t ctx)
+{
+    USH_CHECK_FAIL_UP(routine);
+    if (ctx == SHMEM_CTX_INVALID) {
+        ush_fatal(routine, "ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
+                           "from shmem_ctx_create");
+    }
+    uintptr_t off = (uintptr_t)ctx - (uintptr_t)ush_ctx_table.base;
+    if (off < ush_ctx_table.bytes && off % sizeof(*ctx) == 0 &&
+        ctx->state == USH_CTX_DESTROYED) {
+        ush_fatal(routine,
+                  "ctx (%p) was destroyed by shmem_ctx_destroy; use a live context (or "
+                  "SHMEM_CTX_DEFAULT), and set a destroyed one to SHMEM_CTX_INVALID",
+                  (void *)ctx);
+    }
+    ush_fatal(routine,
+              "ctx (%p) is not a context handle: pass SHMEM_CTX_DEFAULT or a context from "
+              "shmem_ctx_create or shmem_team_create_ctx (is the variable uninitialised?)",
               (void *)ctx);
 }
 
 void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
 {
     USH_CHECK_FAIL_UP(routine);
-    if (ctx->options & USH_CTX_DESTROYED) ush_check_fail_ctx_destroyed(routine, ctx);
     /* The routines without a ctx argument run on the default context: a
      * program that never named a context is told about the job, not about
      * "the context's team". */

@@ -20,24 +20,29 @@
 #include "ush_team.h"
 #include "transport/ush_tp.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 struct ush_ctx ush_ctx_default;
 
-/* Live created contexts: waiting loops progress them, and finalize
- * completes and frees the ones the program did not destroy. Waits read
- * the list; only create and destroy write it. */
-static struct ush_ctx   *ush_ctx_list;
-static int               ush_ctx_count;
-static pthread_rwlock_t  ush_ctx_list_lock = PTHREAD_RWLOCK_INITIALIZER;
+/* Every created context is a slot of this table (4 MiB of address space,
+ * touched a page at a time as contexts are made), so a handle is checked
+ * by its address alone (ush_check.h). Slots are handed out in order and
+ * reused only once all have been, oldest destroyed first. */
+struct ush_ctx_table ush_ctx_table;
 
-/* Destroyed contexts SHMEM_DEBUG keeps until finalize, marked
- * USH_CTX_DESTROYED and with no members, so a put through a stale handle
- * is reported (ush_check.h) instead of using freed memory. Their UCX
- * workers are gone; only the small objects stay. Under the list's lock. */
-static struct ush_ctx   *ush_ctx_destroyed;
+/* Live created contexts: finalize destroys the ones the program did not.
+ * Only create and destroy touch the list, the count, the slots handed out
+ * and the destroyed ones waiting for reuse, all under the lock. */
+static struct ush_ctx  *ush_ctx_list;
+static int              ush_ctx_count;
+static int              ush_ctx_used;
+static struct ush_ctx  *ush_ctx_reuse_head, *ush_ctx_reuse_tail;
+static pthread_mutex_t  ush_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define USH_CTX_OPTIONS (SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE)
 
@@ -55,7 +60,7 @@ static ush_tp_thread_t ush_ctx_thread_mode(long options)
 }
 
 /* One line, whatever UCX said: why, and what would let it succeed. */
-static void ush_ctx_report_failure(void)
+static void ush_ctx_report_failure(const char *routine)
 {
     char share[128] = "";
     int  made       = ush_tp_ctx_workers();
@@ -63,77 +68,107 @@ static void ush_ctx_report_failure(void)
         snprintf(share, sizeof(share), ", or lower SHMEM_CTX_WORKERS (now %d) to share the %d made",
                  ush_tp_ctx_workers_max, made);
     }
-    ush_warn("shmem_ctx_create", "no UCX worker for the context: %s; raise the open-file limit "
+    ush_warn(routine, "no UCX worker for the context: %s; raise the open-file limit "
              "(ulimit -n) or free System V segments (ipcs -m)%s", ush_tp_strerror(), share);
 }
 
-USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
+void ush_ctx_table_init(void)
 {
-    USH_CHECK_INIT("shmem_team_create_ctx");
-    if (!ctx) ush_fatal("shmem_team_create_ctx", "ctx is NULL; pass the address of a shmem_ctx_t");
+    if (ush_ctx_table.base) return; /* a second shmem_init: handles stay known */
+    size_t bytes = (size_t)USH_CTX_MAX * sizeof(struct ush_ctx);
+    void  *p     = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        ush_fatal("shmem_init", "cannot reserve %zu bytes of address space for the table of "
+                  "contexts: %s", bytes, strerror(errno));
+    }
+    ush_ctx_table = (struct ush_ctx_table){ .base = p, .bytes = bytes };
+}
+
+/* shmem_team_create_ctx and shmem_ctx_create, named as the program called them. */
+static int ush_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    USH_CHECK_INIT(routine);
+    if (!ctx) ush_fatal(routine, "ctx is NULL; pass the address of a shmem_ctx_t");
     *ctx = SHMEM_CTX_INVALID;
-    USH_CHECK_TEAM("shmem_team_create_ctx", "team", team);
+    USH_CHECK_TEAM(routine, "team", team);
     if (team == SHMEM_TEAM_INVALID || team->my_pe < 0) return -1;
     if (options & ~USH_CTX_OPTIONS) {
-        ush_warn("shmem_ctx_create", "options 0x%lx has bits that are not SHMEM_CTX_* options",
-                 options);
+        ush_warn(routine, "options 0x%lx has bits that are not SHMEM_CTX_* options", options);
         return -1;
     }
 
-    struct ush_ctx *c = calloc(1, sizeof(*c));
-    if (!c) return -1;
     /* Options 0 give the thread mode every thread may use: what a shared
      * worker needs. */
-    if (ush_tp_ctx_create(ush_ctx_thread_mode(options), ush_ctx_thread_mode(0), &c->tp) !=
+    struct ush_tp_ctx *tp;
+    if (ush_tp_ctx_create(ush_ctx_thread_mode(options), ush_ctx_thread_mode(0), &tp) !=
         USH_TP_OK) {
-        ush_ctx_report_failure();
-        free(c);
+        ush_ctx_report_failure(routine);
         return -1;
     }
-    c->options   = options;
-    c->team      = team;
-    c->pe_start  = team->start;
-    c->pe_stride = team->stride;
-    c->pe_size   = team->size;
 
-    pthread_rwlock_wrlock(&ush_ctx_list_lock);
-    c->next = ush_ctx_list;
-    if (ush_ctx_list) ush_ctx_list->prev = c;
-    ush_ctx_list = c;
-    __atomic_store_n(&ush_ctx_count, ush_ctx_count + 1, __ATOMIC_RELAXED);
-    pthread_rwlock_unlock(&ush_ctx_list_lock);
+    pthread_mutex_lock(&ush_ctx_lock);
+    struct ush_ctx *c = NULL;
+    if (ush_ctx_used < USH_CTX_MAX) {
+        c = &ush_ctx_table.base[ush_ctx_used++];
+    } else if (ush_ctx_reuse_head) {
+        c = ush_ctx_reuse_head;
+        ush_ctx_reuse_head = c->next;
+        if (!ush_ctx_reuse_head) ush_ctx_reuse_tail = NULL;
+    }
+    if (c) {
+        *c = (struct ush_ctx){ .tp = tp, .options = options, .team = team,
+                               .pe_start = team->start, .pe_stride = team->stride,
+                               .pe_size = team->size, .next = ush_ctx_list };
+        if (ush_ctx_list) ush_ctx_list->prev = c;
+        ush_ctx_list = c;
+        __atomic_store_n(&ush_ctx_count, ush_ctx_count + 1, __ATOMIC_RELAXED);
+        /* Last: a thread that reads the handle sees a whole context. */
+        __atomic_store_n(&c->state, USH_CTX_LIVE, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&ush_ctx_lock);
+    if (!c) {
+        ush_tp_ctx_destroy(tp);
+        ush_warn(routine, "%d contexts are alive, the most a PE can have; destroy "
+                 "some first", USH_CTX_MAX);
+        return -1;
+    }
     *ctx = c;
     return 0;
 }
 
-USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
+USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
-    return pshmem_team_create_ctx(SHMEM_TEAM_WORLD, options, ctx);
+    return ush_ctx_create("shmem_team_create_ctx", team, options, ctx);
 }
 
-/* keep: mark c destroyed and keep it (SHMEM_DEBUG) instead of freeing. */
-static void ush_ctx_free(struct ush_ctx *c, int keep)
+USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
 {
-    pthread_rwlock_wrlock(&ush_ctx_list_lock);
+    return ush_ctx_create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+}
+
+/* Completes c's operations, closes its transport and marks its slot
+ * destroyed, for reuse once every other slot has been used. */
+static void ush_ctx_free(struct ush_ctx *c)
+{
+    pthread_mutex_lock(&ush_ctx_lock);
     if (c->prev) c->prev->next = c->next; else ush_ctx_list = c->next;
     if (c->next) c->next->prev = c->prev;
     __atomic_store_n(&ush_ctx_count, ush_ctx_count - 1, __ATOMIC_RELAXED);
-    pthread_rwlock_unlock(&ush_ctx_list_lock);
+    pthread_mutex_unlock(&ush_ctx_lock);
     /* Destroying a context completes its outstanding operations. */
     ush_quiet(c);
     ush_tp_ctx_destroy(c->tp);
-    if (!keep) {
-        free(c);
-        return;
-    }
-    c->tp       = NULL;
-    c->pe_size  = 0;
-    c->options |= USH_CTX_DESTROYED;
-    c->prev     = NULL;
-    pthread_rwlock_wrlock(&ush_ctx_list_lock);
-    c->next           = ush_ctx_destroyed;
-    ush_ctx_destroyed = c;
-    pthread_rwlock_unlock(&ush_ctx_list_lock);
+
+    pthread_mutex_lock(&ush_ctx_lock);
+    __atomic_store_n(&c->state, USH_CTX_DESTROYED, __ATOMIC_RELAXED);
+    c->tp      = NULL;
+    c->pe_size = 0;
+    c->prev    = NULL;
+    c->next    = NULL;
+    if (ush_ctx_reuse_tail) ush_ctx_reuse_tail->next = c; else ush_ctx_reuse_head = c;
+    ush_ctx_reuse_tail = c;
+    pthread_mutex_unlock(&ush_ctx_lock);
 }
 
 USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
@@ -143,8 +178,8 @@ USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
     if (ctx == SHMEM_CTX_DEFAULT) {
         ush_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
     }
-    USH_CHECK_CTX_LIVE("shmem_ctx_destroy", ctx);
-    ush_ctx_free(ctx, ush_g.env.debug);
+    USH_CHECK_CTX("shmem_ctx_destroy", ctx);
+    ush_ctx_free(ctx);
 }
 
 void ush_ctx_progress_all(void)
@@ -155,12 +190,7 @@ void ush_ctx_progress_all(void)
 
 void ush_ctx_destroy_all(void)
 {
-    while (ush_ctx_list) ush_ctx_free(ush_ctx_list, 0);
-    while (ush_ctx_destroyed) {
-        struct ush_ctx *c = ush_ctx_destroyed;
-        ush_ctx_destroyed = c->next;
-        free(c);
-    }
+    while (ush_ctx_list) ush_ctx_free(ush_ctx_list);
 }
 
 USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)
@@ -170,6 +200,7 @@ USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
+    USH_CHECK_CTX("shmem_ctx_get_team", ctx);
     *team = ctx->team;
     return 0;
 }

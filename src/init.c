@@ -290,8 +290,10 @@ static void ush_init_locked(int requested)
     ush_g.progress_thread = ush_decide_progress_thread(npus);
     ush_tp_check("UCX initialisation", ush_tp_init(tmode, ush_g.progress_thread));
     ush_g.thread_level = ush_thread_level(requested);
+    ush_ctx_table_init();
     ush_ctx_default = (struct ush_ctx){ .tp = ush_tp_ctx_default, .team = SHMEM_TEAM_WORLD,
-                                        .pe_start = 0, .pe_stride = 1, .pe_size = ush_g.n_pes };
+                                        .pe_start = 0, .pe_stride = 1, .pe_size = ush_g.n_pes,
+                                        .state = USH_CTX_LIVE };
 
     ush_symm_init();
     ush_coll_init();

@@ -10,24 +10,41 @@
 #include "ush_rma.h"
 #include "ush_symm.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* NULL is an answer the program is entitled to act on (a search for the
  * largest block that fits, a cache that shrinks): a line per failure would
  * flood stderr from every PE. The first failure of each PE says why, the
  * rest are silent unless SHMEM_DEBUG asks for every one. */
+/* A SHMEM_SYMMETRIC_SIZE with room for `need` bytes and a quarter more
+ * (the allocator's own blocks, and the next request), in whole M, G or T. */
+static void ush_size_advice(char *buf, size_t len, size_t need)
+{
+    static const char units[] = "MGT";
+    double v = (double)need * 1.25 / (1 << 20);
+    int    u = 0;
+    while (v >= 10 * 1024 && u < 2) v /= 1024, u++;
+    snprintf(buf, len, "%.0f%c", v < 1 ? 1.0 : __builtin_ceil(v), units[u]);
+}
+
 static void ush_report_exhausted(const char *routine, size_t size)
 {
     static int       reported;
     ush_heap_stats_t st;
+    char             advice[32];
 
     if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED) && !ush_g.env.debug) return;
     ush_heap_stats(ush_g.heap, &st);
+    size_t need = st.used + size < size ? SIZE_MAX : st.used + size;
+    ush_size_advice(advice, sizeof(advice), need);
     ush_warn(routine,
              "cannot allocate %zu bytes, returning NULL: the symmetric heap has %zu bytes "
              "(SHMEM_SYMMETRIC_SIZE), %zu in use, largest free block %zu; "
-             "raise SHMEM_SYMMETRIC_SIZE (e.g. SHMEM_SYMMETRIC_SIZE=1G)%s",
-             size, st.size, st.used, st.largest_free,
+             "raise SHMEM_SYMMETRIC_SIZE (to SHMEM_SYMMETRIC_SIZE=%s or more for this "
+             "request, if the node's memory allows)%s",
+             size, st.size, st.used, st.largest_free, advice,
              ush_g.env.debug ? "" : " (said once; SHMEM_DEBUG=1 reports every failure)");
 }
 
@@ -106,6 +123,7 @@ USH_API(void *, shmem_calloc)(size_t count, size_t size)
         return NULL;
     }
     USH_CHECK_INIT("shmem_calloc");
+    if (ush_g.env.debug) ush_check_same_size("shmem_calloc", bytes, 1);
     void *p = bytes ? ush_heap_alloc(ush_g.heap, bytes, 1) : NULL;
     if (p) {
         memset(p, 0, bytes);
@@ -120,8 +138,13 @@ USH_API(void *, shmem_realloc)(void *ptr, size_t size)
 {
     USH_CHECK_INIT("shmem_realloc");
     if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_realloc", ptr);
-    /* Peers may still read or write the old block until all agree. */
-    ush_barrier_all();
+    /* Peers may still read or write the old block until all agree (the
+     * check's barriers do that too). */
+    if (ush_g.env.debug) {
+        ush_check_same_size("shmem_realloc", size, 1);
+    } else {
+        ush_barrier_all();
+    }
     void *p = ush_heap_realloc(ush_g.heap, ptr, size);
     if (size && !p) ush_report_exhausted("shmem_realloc", size);
     ush_barrier_all();

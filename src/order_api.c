@@ -21,7 +21,7 @@ USH_API(void, shmem_ctx_fence)(shmem_ctx_t ctx)
 {
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_fence");
-    USH_CHECK_CTX_LIVE("shmem_ctx_fence", ctx);
+    USH_CHECK_CTX("shmem_ctx_fence", ctx);
     ush_fence(ctx);
 }
 
@@ -35,7 +35,7 @@ USH_API(void, shmem_ctx_quiet)(shmem_ctx_t ctx)
 {
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_quiet");
-    USH_CHECK_CTX_LIVE("shmem_ctx_quiet", ctx);
+    USH_CHECK_CTX("shmem_ctx_quiet", ctx);
     ush_quiet(ctx);
 }
 
@@ -46,6 +46,7 @@ static void ush_pe_quiet(const char *routine, shmem_ctx_t ctx, const int *target
                          size_t npes)
 {
     USH_CHECK_INIT(routine);
+    USH_CHECK_CTX(routine, ctx);
     if (npes == 0) return;
     /* PE numbers of the context's team, like every ctx routine's. */
     for (size_t i = 0; i < npes; i++) USH_CHECK_CTX_PE(routine, ctx, target_pes[i]);

@@ -24,6 +24,7 @@ USH_API(void, shmem_ctx_session_start)(shmem_ctx_t ctx, long options,
     USH_CHECK_INIT("shmem_ctx_session_start");
     /* The spec: on SHMEM_CTX_INVALID, no action. */
     if (ctx == SHMEM_CTX_INVALID) return;
+    USH_CHECK_CTX("shmem_ctx_session_start", ctx);
     /* config is read only for the members config_mask selects; a mask of 0
      * means the defaults, so config may then be NULL. */
     if (USH_UNLIKELY(config_mask != 0 && config == NULL)) {
@@ -42,6 +43,7 @@ USH_API(void, shmem_ctx_session_start)(shmem_ctx_t ctx, long options,
 
 USH_API(void, shmem_ctx_session_stop)(shmem_ctx_t ctx)
 {
-    (void)ctx; /* SHMEM_CTX_INVALID included: stopping does nothing here */
     USH_CHECK_INIT("shmem_ctx_session_stop");
+    /* SHMEM_CTX_INVALID included: stopping does nothing here */
+    if (ctx != SHMEM_CTX_INVALID) USH_CHECK_CTX("shmem_ctx_session_stop", ctx);
 }

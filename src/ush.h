@@ -15,20 +15,35 @@ struct ush_team;
 
 /* What a shmem_ctx_t points to. PE numbers given with a context count
  * members of its team, world PEs pe_start + pe * pe_stride (0 and 1 for
- * the world), copied from the team since teams never change. */
-/* Set in ush_ctx.options on a destroyed context that SHMEM_DEBUG keeps
- * (ctx.c), so a later use is reported instead of reading freed memory. */
-#define USH_CTX_DESTROYED (1L << 62)
-
+ * the world), copied from the team since teams never change. Created
+ * contexts live in one table (ctx.c), 64 bytes each, so a handle is
+ * checked without reading memory that is not a context (ush_check.h). */
 struct ush_ctx {
     struct ush_tp_ctx *tp;        /* transport state: worker, endpoints, rkeys */
     long               options;   /* SHMEM_CTX_* options it was created with */
     struct ush_team   *team;      /* the team it was created on */
     int                pe_start;
     int                pe_stride;
-    int                pe_size;
-    struct ush_ctx    *next, *prev; /* created contexts still alive (ctx.c) */
+    int                pe_size;   /* 0 once destroyed */
+    unsigned           state;     /* USH_CTX_LIVE, USH_CTX_DESTROYED, or 0: never used */
+    struct ush_ctx    *next, *prev; /* live: created contexts; destroyed: slots to reuse */
+} __attribute__((aligned(64)));
+
+#define USH_CTX_LIVE      0x6c697665u /* "live" */
+#define USH_CTX_DESTROYED 0x64656164u /* "dead" */
+
+/* The table of created contexts, [base, base + bytes): mapped by the first
+ * shmem_init (bytes is 0 before) and kept until exit. A slot is reused
+ * only after every other one has been used, so a stale handle is caught
+ * for as long as possible. Not static data: a program linked statically
+ * would copy it into its shared static segment. */
+#define USH_CTX_MAX 65536
+struct ush_ctx_table {
+    struct ush_ctx *base;
+    size_t          bytes;
 };
+extern struct ush_ctx_table ush_ctx_table __attribute__((visibility("hidden")));
+void ush_ctx_table_init(void);
 
 /* The world PE of member pe of ctx's team. */
 static inline int ush_ctx_world_pe(const struct ush_ctx *ctx, int pe)

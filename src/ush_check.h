@@ -18,14 +18,16 @@ void ush_check_fail_init(const char *routine) __attribute__((noreturn, cold));
 void ush_check_fail_pe(const char *routine, int pe) __attribute__((noreturn, cold));
 void ush_check_fail_symm(const char *routine, const char *arg, const void *addr,
                          size_t nbytes) __attribute__((noreturn, cold));
-void ush_check_fail_ctx(const char *routine) __attribute__((noreturn, cold));
+/* ctx is not SHMEM_CTX_DEFAULT nor a live context (check.c says which). */
+void ush_check_fail_ctx(const char *routine, shmem_ctx_t ctx) __attribute__((noreturn, cold));
+/* An atomic's arg is not aligned to its size. */
+void ush_check_fail_align(const char *routine, const char *arg, const void *addr, size_t size)
+    __attribute__((noreturn, cold));
 /* ptr, given to shmem_free/shmem_realloc, is not a live heap block. */
 void ush_check_fail_heap_ptr(const char *routine, const void *ptr) __attribute__((noreturn, cold));
 void ush_check_fail_nelems(const char *routine, const char *arg, size_t nelems,
                            size_t elem_size) __attribute__((noreturn, cold));
 void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
-    __attribute__((noreturn, cold));
-void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
     __attribute__((noreturn, cold));
 
 /* Routine names in messages are the public ones the user called. */
@@ -63,24 +65,28 @@ void ush_check_fail_ctx_destroyed(const char *routine, shmem_ctx_t ctx)
             ush_check_fail_symm(routine, arg, addr, nbytes);                  \
     } while (0)
 
-/* pe counts members of ctx's team. A destroyed context SHMEM_DEBUG keeps
- * has no members, so this check catches its use too (check.c tells). */
+/* pe counts members of ctx's team (after USH_CHECK_CTX). */
 #define USH_CHECK_CTX_PE(routine, ctx, pe)                                    \
     do {                                                                      \
         if (USH_UNLIKELY((unsigned)(pe) >= (unsigned)(ctx)->pe_size))         \
             ush_check_fail_ctx_pe(routine, ctx, pe);                          \
     } while (0)
 
-/* For routines without a PE: ctx is not one SHMEM_DEBUG kept destroyed. */
-#define USH_CHECK_CTX_LIVE(routine, ctx)                                      \
-    do {                                                                      \
-        if (USH_UNLIKELY((ctx)->options & USH_CTX_DESTROYED))                 \
-            ush_check_fail_ctx_destroyed(routine, ctx);                       \
-    } while (0)
+/* ctx is SHMEM_CTX_DEFAULT (free when it is the constant) or a live
+ * context of the table: a subtraction, a compare, a mask and one load of
+ * the line the operation reads anyway. A handle outside the table is never
+ * read, so a garbage handle is reported, not followed; a destroyed one
+ * stays marked until its slot is reused. */
+static inline int ush_ctx_handle_ok(shmem_ctx_t ctx)
+{
+    uintptr_t off = (uintptr_t)ctx - (uintptr_t)ush_ctx_table.base;
+    return off < ush_ctx_table.bytes && off % sizeof(*ctx) == 0 && ctx->state == USH_CTX_LIVE;
+}
 
 #define USH_CHECK_CTX(routine, ctx)                                           \
     do {                                                                      \
-        if (USH_UNLIKELY((ctx) == SHMEM_CTX_INVALID)) ush_check_fail_ctx(routine); \
+        if ((ctx) != SHMEM_CTX_DEFAULT && USH_UNLIKELY(!ush_ctx_handle_ok(ctx))) \
+            ush_check_fail_ctx(routine, ctx);                                 \
     } while (0)
 
 #endif

@@ -26,13 +26,21 @@
  */
 #include "ush_tp_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 int ush_tp_ctx_workers_max = 2;
+
+/* File descriptors that must stay free for a new worker: it takes about
+ * ten, and UCX 1.13 does not fail cleanly when they run out inside
+ * ucp_worker_create (it spins for ever growing a memory pool, or aborts
+ * on an active message handler). With less room a context shares one. */
+#define USH_TP_WORKER_FD_ROOM 64
 
 static ush_tp_pworker_t *ush_tp_pool;
 static int               ush_tp_pool_size; /* atomic reads by waits */
@@ -67,8 +75,29 @@ static void ush_tp_pool_explain(void)
                      ush_tp_log_capture_buf, ush_tp_log_capture_buf[0] ? ")" : "", fds);
 }
 
+/* Descriptors this process may still open (INT_MAX: no limit). Counted
+ * in /proc/self/fd, so only when a worker is about to be made. */
+static long ush_tp_fds_free(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return INT_MAX;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return errno == EMFILE || errno == ENFILE ? 0 : INT_MAX;
+    long open = -1; /* the directory's own descriptor */
+    for (struct dirent *e; (e = readdir(d)) != NULL;) open += e->d_name[0] != '.';
+    closedir(d);
+    return (long)rl.rlim_cur - open;
+}
+
 static ush_tp_status_t ush_tp_pool_add(ush_tp_thread_t mode, ush_tp_pworker_t **pw_out)
 {
+    long room = ush_tp_fds_free();
+    if (room < USH_TP_WORKER_FD_ROOM) {
+        ush_tp_set_error("%ld of the %d file descriptors a new UCX worker needs are free "
+                         "(ulimit -n)", room < 0 ? 0 : room, USH_TP_WORKER_FD_ROOM);
+        return USH_TP_ERR_NOMEM;
+    }
+
     ush_tp_pworker_t *pw = calloc(1, sizeof(*pw));
     if (!pw) return USH_TP_ERR_NOMEM;
 

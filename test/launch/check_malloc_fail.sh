@@ -14,7 +14,7 @@ expect_grep "$out" "^PE 0: $((3 * n)) NULLs$"
 expect_grep "$out" "^PE 1: $((3 * n)) NULLs$"
 expect_lines "$err" 2
 for pe in 0 1; do
-    expect_grep "$err" "^ushmem: PE $pe: shmem_malloc: cannot allocate 1099511627776 bytes, returning NULL: the symmetric heap has 4194304 bytes \(SHMEM_SYMMETRIC_SIZE\), 0 in use, .*raise SHMEM_SYMMETRIC_SIZE .*\(said once; SHMEM_DEBUG=1 reports every failure\)$"
+    expect_grep "$err" "^ushmem: PE $pe: shmem_malloc: cannot allocate 1099511627776 bytes, returning NULL: the symmetric heap has 4194304 bytes \(SHMEM_SYMMETRIC_SIZE\), 0 in use, .*raise SHMEM_SYMMETRIC_SIZE \(to SHMEM_SYMMETRIC_SIZE=1280G or more for this request, if the node's memory allows\) \(said once; SHMEM_DEBUG=1 reports every failure\)$"
 done
 expect_clean
 

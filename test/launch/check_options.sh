@@ -1,6 +1,6 @@
 #!/bin/sh
 # --help, --version, -x, --bind-to, --timeout, and the options job scripts
-# pass to mpirun / mpiexec (issue 18): -c, -N / --npernode / -ppn,
+# pass to mpirun / mpiexec: -c, -N / --npernode / -ppn,
 # --map-by, --wdir, --output-filename, -genv, --oversubscribe,
 # --allow-run-as-root, and a program found in the current directory
 # (more of binding in check_binding.sh, the hand-off options in
@@ -98,6 +98,12 @@ count_lines 2 '^USH_LAUNCH_TEST_VAR=two words$'
 run -n 1 -genv USH_LAUNCH_TEST_VAR
 expect_status 2
 expect_grep "$err" "^oshrun: -genv needs a name and a value"
+
+# --mca KEY VALUE: an option where the name should be is refused, not taken
+# as the name (which would also swallow -np's count)
+run --mca -np 2 "$pe" true
+expect_status 2
+expect_grep "$err" "^oshrun: --mca needs a name and a value \(--mca KEY VALUE\), not the option '-np'$"
 
 # --wdir: the PEs start there, a relative program path still works
 mkdir -p "$scratch/wd"

@@ -1,5 +1,5 @@
 /*
- * A context that cannot be created (issue 18): with no file descriptor
+ * A context that cannot be created: with no file descriptor, or too few,
  * left for a UCX worker, shmem_ctx_create returns non-zero, sets
  * SHMEM_CTX_INVALID and reports it in one line of ushmem's naming the
  * routine and what to do, instead of UCX's own error line for every
@@ -71,6 +71,28 @@ int main(void)
     CHECK_MSG(nlines == 1, "%d lines printed", nlines);
     CHECK_MSG(strncmp(said, prefix, strlen(prefix)) == 0, "the line starts with '%s'", prefix);
     CHECK_MSG(strstr(said, "ulimit -n") != NULL, "the line names ulimit -n");
+    shmem_barrier_all();
+
+    /* A few descriptors left, fewer than a worker takes: UCX 1.13 ran out
+     * inside ucp_worker_create and spun there for ever (or aborted). */
+    pe_section("a few descriptors left: one line each, never a hang");
+    for (int room = 1; room <= 24; room += 1) {
+        ctx = (shmem_ctx_t)&box;
+        capture_start();
+        old_limit = ctx_res_set_nofile((rlim_t)ctx_res_fds() + (rlim_t)room);
+        rc        = shmem_ctx_create(0, &ctx);
+        ctx_res_set_nofile(old_limit);
+        said = capture_stop(&nlines);
+        if (rc == 0) {
+            CHECK_MSG(nlines == 0, "%d free descriptors: %d lines printed: %s", room, nlines, said);
+            shmem_ctx_destroy(ctx);
+            continue;
+        }
+        CHECK(ctx == SHMEM_CTX_INVALID);
+        CHECK_MSG(nlines == 1, "%d free descriptors: %d lines printed: %s", room, nlines, said);
+        CHECK_MSG(strstr(said, "ulimit -n") != NULL, "%d free descriptors: the line names "
+                  "ulimit -n: %s", room, said);
+    }
     shmem_barrier_all();
 
     pe_section("later contexts share the worker of the first");

@@ -385,7 +385,8 @@ static void c_after_barrier(int bad)
     shmem_barrier_all();
 }
 
-/* A context used after shmem_ctx_destroy (SHMEM_DEBUG keeps it marked). */
+/* A context used after shmem_ctx_destroy: its slot stays marked until
+ * every other slot has been used. */
 static void c_ctx_destroyed(int bad)
 {
     shmem_ctx_t ctx;
@@ -406,6 +407,75 @@ static void c_ctx_destroyed_quiet(int bad)
     if (!bad) shmem_ctx_destroy(ctx);
 }
 
+static void c_ctx_twice(int bad)
+{
+    shmem_ctx_t ctx;
+    CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
+    shmem_ctx_destroy(ctx);
+    if (bad) shmem_ctx_destroy(ctx);
+}
+
+/* A handle that is no context (here a symmetric long's address): refused
+ * without being followed. */
+static void c_ctx_bogus(int bad)
+{
+    shmem_ctx_t ctx = bad ? (shmem_ctx_t)(void *)sym_long : SHMEM_CTX_DEFAULT;
+    long        v   = 1;
+    shmem_ctx_long_put(ctx, sym_long, &v, 1, shmem_my_pe());
+    shmem_ctx_quiet(ctx);
+}
+
+static void c_ctx_bogus_fence(int bad)
+{
+    long        junk[16];
+    memset(junk, 0x5a, sizeof(junk));
+    shmem_ctx_fence(bad ? (shmem_ctx_t)(void *)junk : SHMEM_CTX_DEFAULT);
+}
+
+/* Atomics on an address that is not a multiple of the type's size, to a
+ * peer (the transport's path where it is remote) and to itself (CPU
+ * atomics): the same message on both. */
+static void c_amo_misaligned(int bad)
+{
+    char *h = shmem_malloc(64);
+    shmem_long_atomic_add((long *)(void *)(h + (bad ? 1 : 8)), 1,
+                          (shmem_my_pe() + 1) % shmem_n_pes());
+    shmem_barrier_all();
+    shmem_free(h);
+}
+
+static void c_amo_misaligned_self(int bad)
+{
+    char *h = shmem_malloc(64);
+    sink = shmem_int_atomic_fetch((int *)(void *)(h + (bad ? 2 : 4)), shmem_my_pe());
+    shmem_barrier_all();
+    shmem_free(h);
+}
+
+static void c_ctx_create_before(int bad)
+{
+    shmem_ctx_t ctx;
+    if (bad) {
+        shmem_ctx_create(0, &ctx);
+    } else {
+        CHECK_EQ(shmem_ctx_create(0, &ctx), 0);
+        shmem_ctx_destroy(ctx);
+    }
+}
+
+static void c_realloc_mismatch(int bad)
+{
+    void *p = shmem_malloc(64);
+    p = shmem_realloc(p, 128 + (bad && shmem_my_pe() == 1 ? 8 : 0));
+    shmem_free(p);
+}
+
+static void c_calloc_mismatch(int bad)
+{
+    void *p = shmem_calloc(8, 8 + (bad && shmem_my_pe() == 1 ? 1 : 0));
+    shmem_free(p);
+}
+
 enum { DURING, BEFORE, AFTER };
 
 static const struct {
@@ -415,6 +485,14 @@ static const struct {
 } cases[] = {
     { "ctx_destroyed", c_ctx_destroyed, DURING },
     { "ctx_destroyed_quiet", c_ctx_destroyed_quiet, DURING },
+    { "ctx_twice", c_ctx_twice, DURING },
+    { "ctx_bogus", c_ctx_bogus, DURING },
+    { "ctx_bogus_fence", c_ctx_bogus_fence, DURING },
+    { "amo_misaligned", c_amo_misaligned, DURING },
+    { "amo_misaligned_self", c_amo_misaligned_self, DURING },
+    { "ctx_create_before", c_ctx_create_before, BEFORE },
+    { "realloc_mismatch", c_realloc_mismatch, DURING },
+    { "calloc_mismatch", c_calloc_mismatch, DURING },
     { "before_put", c_before_put, BEFORE },
     { "before_amo", c_before_amo, BEFORE },
     { "before_team", c_before_team, BEFORE },

@@ -1,4 +1,4 @@
-# Argument checks (issue 6): each misuse in debug_checks.c, run on 2 PEs
+# Argument checks: each misuse in debug_checks.c, run on 2 PEs
 # under oshrun, must end the job with status 1, print a message naming the
 # routine and the argument, print no success line and leave nothing behind.
 # The run and those assertions are test/launch/lib.sh's (run, expect_*),
@@ -82,11 +82,21 @@ ush_debugchk(free_not_heap   "shmem_free: ptr ${hex} is not in the symmetric hea
 ush_debugchk(free_twice      "shmem_free: ptr ${hex} is free heap space: it was already freed" 1 0)
 ush_debugchk(free_inside     "shmem_free: ptr ${hex} is 16 bytes inside a block" 1 0)
 ush_debugchk(realloc_bad     "shmem_realloc: ptr ${hex} is 8 bytes inside a block" 1 0)
-# Calls before shmem_init and after shmem_finalize say so (issue 18),
+# Context handles: checked by address against the table of contexts, so
+# without SHMEM_DEBUG too.
+ush_debugchk(ctx_destroyed   "shmem_ctx_long_put: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy. use a live context" 1 0)
+ush_debugchk(ctx_destroyed_quiet "shmem_ctx_quiet: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy" 1 0)
+ush_debugchk(ctx_twice       "shmem_ctx_destroy: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy" 1 0)
+ush_debugchk(ctx_bogus       "shmem_ctx_long_put: ctx \\(${hex}\\) is not a context handle" 1 0)
+ush_debugchk(ctx_bogus_fence "shmem_ctx_fence: ctx \\(${hex}\\) is not a context handle" 1 0)
+ush_debugchk(amo_misaligned  "shmem_long_atomic_add: dest = ${hex} is not aligned to 8 bytes" 1 0)
+ush_debugchk(amo_misaligned_self "shmem_int_atomic_fetch: source = ${hex} is not aligned to 4 bytes" 1 0)
+# Calls before shmem_init and after shmem_finalize say so,
 # whichever check meets them first. (Before the first shmem_init a PE has
 # no number: the line starts "ushmem: <routine>:".)
 foreach(c before_put:shmem_long_put before_amo:shmem_long_atomic_inc
-          before_team:shmem_team_n_pes before_signal:shmem_long_put_signal)
+          before_team:shmem_team_n_pes before_signal:shmem_long_put_signal
+          ctx_create_before:shmem_ctx_create)
     string(REPLACE ":" ";" c "${c}")
     list(GET c 0 name)
     list(GET c 1 routine)
@@ -103,6 +113,6 @@ endforeach()
 # Costly checks: SHMEM_DEBUG=1 only.
 ush_debugchk(aset_outsider   "shmem_long_sum_to_all: PE 1 is not in the active set PE_start=0 logPE_stride=0 PE_size=1" 1)
 ush_debugchk(psync_dirty     "shmem_barrier: pSync\\[[0-9]+\\] is 42, not SHMEM_SYNC_VALUE" 1)
-ush_debugchk(ctx_destroyed   "shmem_ctx_long_put: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy. use a live context" 1)
-ush_debugchk(ctx_destroyed_quiet "shmem_ctx_quiet: ctx \\(${hex}\\) was destroyed by shmem_ctx_destroy" 1)
 ush_debugchk(malloc_mismatch "shmem_malloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)
+ush_debugchk(realloc_mismatch "shmem_realloc: this PE asked for 136 bytes .* but PE 0 for 128" 1)
+ush_debugchk(calloc_mismatch "shmem_calloc: this PE asked for 72 bytes .* but PE 0 for 64" 1)
