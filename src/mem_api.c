@@ -19,14 +19,17 @@
  * flood stderr from every PE. The first failure of each PE says why, the
  * rest are silent unless SHMEM_DEBUG asks for every one. */
 /* A SHMEM_SYMMETRIC_SIZE with room for `need` bytes and a quarter more
- * (the allocator's own blocks, and the next request), in whole M, G or T. */
+ * (the allocator's own blocks, and the next request), rounded up to whole
+ * M, G or T. Integers only: a static link has no libm. */
 static void ush_size_advice(char *buf, size_t len, size_t need)
 {
     static const char units[] = "MGT";
-    double v = (double)need * 1.25 / (1 << 20);
-    int    u = 0;
-    while (v >= 10 * 1024 && u < 2) v /= 1024, u++;
-    snprintf(buf, len, "%.0f%c", v < 1 ? 1.0 : __builtin_ceil(v), units[u]);
+    uint64_t v = (uint64_t)need + (uint64_t)need / 4;
+    if (v < need) v = UINT64_MAX;
+    v = v / (1u << 20) + (v % (1u << 20) != 0);
+    int u = 0;
+    while (v >= 10 * 1024 && u < 2) v = v / 1024 + (v % 1024 != 0), u++;
+    snprintf(buf, len, "%llu%c", (unsigned long long)(v ? v : 1), units[u]);
 }
 
 static void ush_report_exhausted(const char *routine, size_t size)
