@@ -175,9 +175,7 @@ void ush_check_fail_ctx(const char *routine, shmem_ctx_t ctx)
         ush_fatal(routine, "ctx is SHMEM_CTX_INVALID; pass SHMEM_CTX_DEFAULT or a context "
                            "from shmem_ctx_create");
     }
-    uintptr_t off = (uintptr_t)ctx - (uintptr_t)ush_ctx_table.base;
-    if (off < ush_ctx_table.bytes && off % sizeof(*ctx) == 0 &&
-        ctx->state == USH_CTX_DESTROYED) {
+    if (ush_ctx_in_table(ctx) && ctx->state == USH_CTX_DESTROYED) {
         ush_fatal(routine,
                   "ctx (%p) was destroyed by shmem_ctx_destroy; use a live context (or "
                   "SHMEM_CTX_DEFAULT), and set a destroyed one to SHMEM_CTX_INVALID",

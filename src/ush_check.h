@@ -77,10 +77,15 @@ void ush_check_fail_ctx_pe(const char *routine, shmem_ctx_t ctx, int pe)
  * the line the operation reads anyway. A handle outside the table is never
  * read, so a garbage handle is reported, not followed; a destroyed one
  * stays marked until its slot is reused. */
-static inline int ush_ctx_handle_ok(shmem_ctx_t ctx)
+static inline int ush_ctx_in_table(shmem_ctx_t ctx)
 {
     uintptr_t off = (uintptr_t)ctx - (uintptr_t)ush_ctx_table.base;
-    return off < ush_ctx_table.bytes && off % sizeof(*ctx) == 0 && ctx->state == USH_CTX_LIVE;
+    return off < ush_ctx_table.bytes && off % sizeof(*ctx) == 0;
+}
+
+static inline int ush_ctx_handle_ok(shmem_ctx_t ctx)
+{
+    return ush_ctx_in_table(ctx) && ctx->state == USH_CTX_LIVE;
 }
 
 #define USH_CHECK_CTX(routine, ctx)                                           \
