@@ -63,10 +63,15 @@ void ush_run_shmdir_create(char **path_out)
     }
 }
 
+/* Whether this pass of ush_run_tmpdir_remove is the last: only its
+ * failures are reported. */
+static int ush_run_tmpdir_last_pass;
+
 static int ush_run_tmpdir_rm_one(const char *path, const struct stat *sb, int flag,
                                  struct FTW *ftw)
 {
-    if (remove(path) != 0 && errno != ENOENT) {
+    (void)sb, (void)flag, (void)ftw;
+    if (remove(path) != 0 && errno != ENOENT && ush_run_tmpdir_last_pass) {
         ush_run_msg("cannot remove %s: %s", path, strerror(errno));
     }
     return 0;   /* keep going: remove as much as we can */
@@ -74,10 +79,22 @@ static int ush_run_tmpdir_rm_one(const char *path, const struct stat *sb, int fl
 
 void ush_run_tmpdir_remove(const char *path)
 {
+    struct stat st;
+
     if (path == NULL) {
         return;
     }
-    /* depth first so directories are empty when their turn comes; never
-     * follow symlinks out of the directory */
-    nftw(path, ush_run_tmpdir_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    /* Depth first so directories are empty when their turn comes; never
+     * follow symlinks out of the directory. When a job ends without
+     * PMIx_server_finalize (ush_run_server_can_finalize), libpmix's
+     * threads still run and may add a file (a late PE connecting) while
+     * we remove: a few passes, 10 ms apart, then report what is left. */
+    for (int pass = 0; pass < 5; pass++) {
+        ush_run_tmpdir_last_pass = pass == 4;
+        nftw(path, ush_run_tmpdir_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        if (lstat(path, &st) != 0) {
+            return;
+        }
+        usleep(10000);
+    }
 }
