@@ -69,7 +69,7 @@ static void ush_ctx_report_failure(const char *routine)
                  ush_tp_ctx_workers_max, made);
     }
     ush_warn(routine, "no UCX worker for the context: %s; raise the open-file limit "
-             "(ulimit -n) or free System V segments (ipcs -m)%s", ush_tp_strerror(), share);
+             "(ulimit -n) or free /dev/shm%s", ush_tp_strerror(), share);
 }
 
 void ush_ctx_table_init(void)

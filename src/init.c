@@ -91,7 +91,7 @@ static int ush_decide_yield(int npus)
 
 /* Workers for created contexts before they share: more than this PE's
  * share of the node's hardware threads would not run at once anyway, and
- * each costs two System V segments and about ten descriptors. */
+ * each costs about 1 MiB of /dev/shm and ten descriptors. */
 static int ush_decide_ctx_workers(int npus)
 {
     long n = ush_g.env.ctx_workers;
@@ -272,8 +272,8 @@ static void ush_init_locked(int requested)
     }
     ush_env_warn_typos();
     /* Everything a bad environment can stop the job for is checked before
-     * UCX exists: a PE killed because its peer stopped first cannot remove
-     * UCX's /dev/shm files. */
+     * UCX exists: a PE killed because its peer stopped first then has no
+     * UCX state to leave half made. */
     ush_coll_select_init();
     ush_symm_check_limits();
     ush_decide_cpu_features();

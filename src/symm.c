@@ -1,6 +1,7 @@
 /*
- * Symmetric segments: the heap (allocated by UCX so node-local peers can map
- * it) and the executable's static data and bss, registered in place. The
+ * Symmetric segments: the heap (a memfd that node-local peers map, see
+ * transport/shared.c) and the executable's static data and bss, registered
+ * in place. The
  * heap segment holds the library's own objects, then the user's heap (see
  * ush_symm.h for the layout).
  */
@@ -15,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/shm.h>
-#include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
@@ -46,18 +45,6 @@ extern char __data_start[] __attribute__((weak));
 extern char _end[] __attribute__((weak));
 
 _Static_assert(USH_SEG_COUNT <= USH_TP_MAX_SEGS, "transport segment table too small");
-
-/* A kernel limit from /proc/sys/kernel, or UINT64_MAX when unreadable. */
-static uint64_t ush_symm_proc_limit(const char *path)
-{
-    FILE    *f = fopen(path, "r");
-    uint64_t v = UINT64_MAX;
-    if (f != NULL) {
-        if (fscanf(f, "%" SCNu64, &v) != 1) v = UINT64_MAX;
-        fclose(f);
-    }
-    return v;
-}
 
 /* The user's heap: SHMEM_SYMMETRIC_SIZE rounded up to whole pages (at
  * least one), so a single block of exactly that size always fits whatever
@@ -91,12 +78,9 @@ static uint64_t ush_symm_fits(uint64_t avail, uint64_t npe, uint64_t extra)
     return avail / npe > extra ? avail / npe - extra : 0;
 }
 
-/* Refuse, at init, a heap this node cannot back. System V segments are
+/* Refuse, at init, a heap this node cannot back. The heap's memfd is
  * backed lazily: a heap larger than memory would "succeed" here and end
- * later with SIGBUS or the OOM killer when touched. Posix segments (files
- * in /dev/shm) are written through at allocation by UCX, which fails
- * noisily and falls back to memory peers cannot map when the directory is
- * too small - and a killed PE leaves its /dev/shm file. Every PE on the
+ * later with SIGBUS or the OOM killer when touched. Every PE on the
  * node allocates its own heap segment (SHMEM_SYMMETRIC_SIZE plus the
  * library's part), so the node needs local_size times that. */
 void ush_symm_check_limits(void)
@@ -139,37 +123,6 @@ void ush_symm_check_limits(void)
             }
         }
     }
-
-    /* UCX tries System V shared memory first, which does not use /dev/shm;
-     * it falls back to /dev/shm files (posix) when a segment exceeds the
-     * System V limits. Only then must /dev/shm hold every heap - each as
-     * UCX maps it, with the alignment slack (ush_tp_seg_alloc). */
-    const size_t   slack = ush_symm_align_for(ush_symm_user_size());
-    const uint64_t map   = (uint64_t)size + slack < size ? UINT64_MAX : (uint64_t)size + slack;
-    const uint64_t map_need = map > UINT64_MAX / npe ? UINT64_MAX : map * npe;
-    uint64_t shmmax = ush_symm_proc_limit("/proc/sys/kernel/shmmax");
-    uint64_t shmall = ush_symm_proc_limit("/proc/sys/kernel/shmall");
-    long     page   = sysconf(_SC_PAGESIZE);
-    uint64_t sysv_total = page > 0 && shmall <= UINT64_MAX / (uint64_t)page
-                        ? shmall * (uint64_t)page : UINT64_MAX;
-    const char    *dir = getenv("UCX_POSIX_DIR"); /* where UCX puts them */
-    struct statvfs vfs;
-    if (dir == NULL || *dir == '\0') dir = "/dev/shm";
-    if ((map > shmmax || map_need > sysv_total) && statvfs(dir, &vfs) == 0) {
-        uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-        if (map_need > avail) {
-            ush_fatal("shmem_init",
-                      "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
-                      "node, plus the library's own %zu and %zu of alignment, needs %" PRIu64
-                      " bytes in %s (above the System V limits kernel.shmmax=%" PRIu64
-                      ", kernel.shmall=%" PRIu64 " pages), which has %" PRIu64 " free; lower "
-                      "SHMEM_SYMMETRIC_SIZE to at most %" PRIu64 ", free or enlarge the file "
-                      "system of %s (mount -o remount,size=...), or raise kernel.shmmax",
-                      ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, slack, map_need, dir,
-                      shmmax, shmall, avail,
-                      ush_symm_fits(avail, npe, USH_SYMM_LIB_BYTES + slack), dir);
-        }
-    }
 }
 
 void ush_symm_init(void)
@@ -186,8 +139,7 @@ void ush_symm_init(void)
     if (st != USH_TP_OK) {
         ush_fatal("shmem_init",
                   "cannot allocate the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE=%zu "
-                  "plus the library's own %zu): %s; lower SHMEM_SYMMETRIC_SIZE or free shared "
-                  "memory (/dev/shm)",
+                  "plus the library's own %zu): %s; lower SHMEM_SYMMETRIC_SIZE",
                   size, ush_g.env.symmetric_size, USH_SYMM_LIB_BYTES, ush_tp_strerror());
     }
     ush_seg[USH_SEG_HEAP] = (ush_seg_t){ .base = (uintptr_t)base, .size = size };

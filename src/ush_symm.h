@@ -39,8 +39,8 @@ typedef struct {
  * and scratch, barrier flags, active-set scratch and channels, the wait
  * beacon) with room to spare; raise it when adding internal objects (init stops with a
  * message naming it if they do not fit; symm.c's static assertion lists
- * the documents that state the size). Untouched pages of a System V
- * segment cost nothing (UCX writes a posix one through). */
+ * the documents that state the size). Untouched pages of the heap's
+ * memfd cost nothing. */
 #define USH_SYMM_LIB_BYTES ((size_t)8 << 20)
 
 /* The allocator aligns addresses, yet must give the same offsets on every
@@ -48,16 +48,16 @@ typedef struct {
  * shmem_align accepts, ush_symm_heap_align: a sixteenth of
  * SHMEM_SYMMETRIC_SIZE rounded down to a power of two, at least
  * USH_SYMM_MIN_ALIGN (huge pages) and at most USH_SYMM_MAX_ALIGN. The
- * heap's mapping is that much longer (address space only in a System V
- * segment, whose pages are backed when touched). */
+ * heap's mapping is that much longer (address space only: the memfd's
+ * pages are backed when touched). */
 #define USH_SYMM_MIN_ALIGN ((size_t)2 << 20)
 #define USH_SYMM_MAX_ALIGN ((size_t)1 << 30)
 extern size_t ush_symm_heap_align;
 
 /* Stops the job (ush_fatal) when this node cannot back the heap segment
  * (SHMEM_SYMMETRIC_SIZE plus USH_SYMM_LIB_BYTES) for each of its PEs
- * (memory and swap; /dev/shm when UCX must use it). Called before the
- * transport exists, so a refusal leaves no UCX segment behind.
+ * (memory and swap, and the job's memory cgroup). Called before the
+ * transport exists, so a refusal leaves no UCX state behind.
  * (ush_symm_init itself is declared in ush.h.) */
 void ush_symm_check_limits(void);
 

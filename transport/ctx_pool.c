@@ -1,11 +1,12 @@
 /*
  * The workers of created contexts.
  *
- * A UCX worker opens an interface of every transport: on one node two
- * System V segments (the shared-memory receive FIFOs) and about ten file
+ * A UCX worker opens an interface of every transport: on one node a
+ * shared-memory receive FIFO (about 1 MiB of /dev/shm) and about ten file
  * descriptors (sockets, eventfds, an epoll set), and it takes milliseconds
- * to make. A worker per context ran a node out of System V segments at
- * about 2,000 contexts. So the workers are a pool: while fewer than
+ * to make. A worker per context ran a node out of System V segments (when
+ * UCX's sysv transport held the FIFOs) at about 2,000 contexts, and out of
+ * descriptors sooner. So the workers are a pool: while fewer than
  * ush_tp_ctx_workers_max exist, a new context gets one of its own, in the
  * thread mode its options ask for, as it always did; after that it joins
  * the least loaded worker that every thread may use. What keeps a
@@ -57,24 +58,6 @@ static ush_tp_pworker_t *ush_tp_pool_least_loaded(ush_tp_thread_t share_mode)
     return best;
 }
 
-/* Adds to the reason of a failed worker creation what UCX's status does
- * not say: its first log message, and whether descriptors ran out. */
-static void ush_tp_pool_explain(void)
-{
-    char          reason[512], fds[96] = "";
-    struct rlimit rl;
-    int           fd = dup(0);
-
-    if (fd >= 0) {
-        close(fd);
-    } else if (errno == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        snprintf(fds, sizeof(fds), ", all %ld file descriptors in use", (long)rl.rlim_cur);
-    }
-    snprintf(reason, sizeof(reason), "%s", ush_tp_strerror());
-    ush_tp_set_error("%s%s%s%s%s", reason, ush_tp_log_capture_buf[0] ? " (" : "",
-                     ush_tp_log_capture_buf, ush_tp_log_capture_buf[0] ? ")" : "", fds);
-}
-
 /* Descriptors this process may still open (INT_MAX: no limit). Counted
  * in /proc/self/fd, so only when a worker is about to be made. */
 static long ush_tp_fds_free(void)
@@ -101,12 +84,8 @@ static ush_tp_status_t ush_tp_pool_add(ush_tp_thread_t mode, ush_tp_pworker_t **
     ush_tp_pworker_t *pw = calloc(1, sizeof(*pw));
     if (!pw) return USH_TP_ERR_NOMEM;
 
-    ush_tp_log_capture_buf[0] = '\0';
-    ush_tp_log_capture        = 1;
-    ush_tp_status_t st        = ush_tp_worker_create(&mode, &pw->worker);
-    ush_tp_log_capture        = 0;
+    ush_tp_status_t st = ush_tp_worker_create(&mode, &pw->worker);
     if (st != USH_TP_OK) {
-        ush_tp_pool_explain();
         free(pw);
         return st;
     }

@@ -153,6 +153,52 @@ err:
     return USH_TP_ERR_NOMEM;
 }
 
+/* A mapping of len bytes on a memfd of its own, shared like static data.
+ * Huge pages first, when the system has reserved enough of them (the
+ * reservation is taken at mmap, so a shortage shows there, not later as
+ * a SIGBUS); otherwise ordinary pages. Either way the memory is backed
+ * lazily, lives outside /dev/shm and System V's limits, and goes with the
+ * last process that maps it: a killed job leaves nothing behind. */
+ush_tp_status_t ush_tp_seg_create(int seg, size_t len, void **map_out)
+{
+    static const unsigned flags[] = { MFD_CLOEXEC | MFD_HUGETLB, MFD_CLOEXEC };
+
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+        struct stat st;
+        size_t      maplen = len;
+        int         fd     = memfd_create("ushmem-heap", flags[i]);
+        if (fd < 0) continue; /* no hugetlbfs: the next kind */
+        /* st_blksize is the page size of the file: huge or not */
+        if (fstat(fd, &st) == 0 && st.st_blksize > 0) {
+            size_t page = (size_t)st.st_blksize;
+            maplen = (len + page - 1) / page * page;
+        }
+        void *map = MAP_FAILED;
+        if (fchmod(fd, 0600) == 0 && ftruncate(fd, (off_t)maplen) == 0) {
+            map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        }
+        if (map == MAP_FAILED) {
+            close(fd);
+            continue;
+        }
+        ush_tp.seg_share[seg] = (ush_tp_share_t){ .pid = (int32_t)getpid(), .fd = fd,
+                                                  .offset = 0, .len = maplen };
+        ush_tp.seg_owned[seg] = map;
+        *map_out = map;
+        return USH_TP_OK;
+    }
+    ush_tp_set_error("memfd of %zu bytes: %m", len);
+    return USH_TP_ERR_NOMEM;
+}
+
+void ush_tp_seg_destroy(int seg)
+{
+    if (!ush_tp.seg_owned[seg]) return;
+    munmap(ush_tp.seg_owned[seg], ush_tp.seg_share[seg].len);
+    close(ush_tp.seg_share[seg].fd);
+    ush_tp.seg_owned[seg] = NULL;
+}
+
 char *ush_tp_share_attach(int pe, int seg)
 {
     ush_tp_peer_t        *peer = ush_tp_peer(pe);
@@ -184,8 +230,8 @@ void ush_tp_share_detach_all(void)
      * shmem_init shares it again. */
 }
 
-/* UCX creates its System V segments (the heap, and each worker's receive
- * FIFO) with mode 0660, fixed in its source, and the shmid is all a member
+/* UCX creates its System V segments (each worker's receive FIFO, when the
+ * user's UCX_TLS brings back the sysv transport) with mode 0660, fixed in its source, and the shmid is all a member
  * of the job's group needs to attach one. Take the group's access away
  * from every segment this process created: peers of the job run as the
  * same user. Linux only (SHM_STAT walks the kernel's table); SysV IPC

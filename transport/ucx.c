@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 ush_tp_state_t  ush_tp;
@@ -22,6 +25,11 @@ char         **ush_tp_map;
 int            ush_tp_direct_amo;
 int            ush_tp_all_mapped;
 unsigned       ush_tp_local_mapped;
+
+/* What a worker's posix receive FIFO and first pool of receive buffers
+ * (MM_RX_BUFS_GROW, set in ush_tp_init) take in /dev/shm: 1.03 MiB;
+ * a little more is asked for. */
+#define USH_TP_WORKER_SHM_BYTES (5 << 18)
 
 static ush_tp_ctx_t ush_tp_ctx_default_obj;
 static char         ush_tp_errbuf[512];
@@ -83,6 +91,22 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     ucp_config_t *config;
     ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
     USH_TP_UCX_CHECK("ucp_config_read", st);
+    /* UCX's shared-memory transport sysv takes System V segments for each
+     * worker's receive FIFO, and kernel.shmmni caps them for the whole
+     * node (4096 by default: a few hundred PEs with contexts). Its posix
+     * twin does the same job on unlinked files in /dev/shm. Node-local
+     * RMA and atomics go through our own mappings, so its receive pool
+     * need not start at 4 MiB a worker: 128 buffers (1 MiB) start it,
+     * and it grows when used. A user's UCX_TLS or pool size rules. */
+    if (getenv("UCX_TLS") == NULL) {
+        st = ucp_config_modify(config, "TLS", "^sysv");
+        if (st == UCS_OK && getenv("UCX_MM_RX_BUFS_GROW") == NULL &&
+            getenv("UCX_POSIX_RX_BUFS_GROW") == NULL) {
+            st = ucp_config_modify(config, "MM_RX_BUFS_GROW", "128");
+        }
+        if (st != UCS_OK) ucp_config_release(config);
+        USH_TP_UCX_CHECK("ucp_config_modify", st);
+    }
 
     ucp_params_t params = {
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
@@ -124,6 +148,37 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     return ush_tp_ctx_init(ush_tp_ctx_default, worker, mode);
 }
 
+/* The reason a worker could not be made, with what UCX's status does not
+ * say: its first log message, and the limit that ran out when we can
+ * tell which (file descriptors, or room in /dev/shm for the receive
+ * FIFOs of its posix transport). */
+static void ush_tp_worker_explain(ucs_status_t st)
+{
+    char           limit[256] = "";
+    struct rlimit  rl;
+    struct statvfs vfs;
+    const char    *dir = getenv("UCX_POSIX_DIR");
+    int            fd  = dup(0);
+
+    if (dir == NULL || *dir == '\0') dir = "/dev/shm";
+    if (fd >= 0) {
+        close(fd);
+    } else if (errno == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        snprintf(limit, sizeof(limit), "; all %ld file descriptors are in use: raise ulimit -n",
+                 (long)rl.rlim_cur);
+    }
+    if (!limit[0] && statvfs(dir, &vfs) == 0 &&
+        (uint64_t)vfs.f_bavail * vfs.f_frsize < USH_TP_WORKER_SHM_BYTES) {
+        snprintf(limit, sizeof(limit),
+                 "; %s has %llu bytes free and a worker needs about %d there: free it or "
+                 "enlarge it (mount -o remount,size=..., docker run --shm-size)",
+                 dir, (unsigned long long)vfs.f_bavail * vfs.f_frsize, USH_TP_WORKER_SHM_BYTES);
+    }
+    ush_tp_set_error("ucp_worker_create: %s%s%s%s%s", ucs_status_string(st),
+                     ush_tp_log_capture_buf[0] ? " (" : "", ush_tp_log_capture_buf,
+                     ush_tp_log_capture_buf[0] ? ")" : "", limit);
+}
+
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out)
 {
     static const ucs_thread_mode_t modes[] = {
@@ -135,9 +190,15 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
         .field_mask  = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
         .thread_mode = modes[*mode],
     };
-    ucs_status_t st = ucp_worker_create(ush_tp.context, &wparams, worker_out);
-    USH_TP_UCX_CHECK("ucp_worker_create", st);
-    ush_tp_private_sysv(); /* its receive FIFOs */
+    ush_tp_log_capture_buf[0] = '\0';
+    ush_tp_log_capture        = 1;
+    ucs_status_t st           = ucp_worker_create(ush_tp.context, &wparams, worker_out);
+    ush_tp_log_capture        = 0;
+    if (st != UCS_OK) {
+        ush_tp_worker_explain(st);
+        return USH_TP_ERR_UCX;
+    }
+    ush_tp_private_sysv(); /* its receive FIFOs, if the user chose sysv */
 
     /* A UCX built without thread support gives less than MULTI: believe
      * what it reports, not what was asked. */
@@ -190,20 +251,27 @@ static ush_tp_status_t ush_tp_seg_map(int seg, ucp_mem_map_params_t *mp)
 ush_tp_status_t ush_tp_seg_alloc(int seg, size_t size, size_t align, size_t lead,
                                  void **base_out)
 {
-    /* UCX allocates through its shared-memory domains first (sysv, posix),
-     * which is what lets node-local peers map the heap with ucp_rkey_ptr. */
-    ucp_mem_map_params_t mp = {
-        .field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
-        .length     = size + align,
-        .flags      = UCP_MEM_MAP_ALLOCATE,
-    };
-    ush_tp_status_t st = ush_tp_seg_map(seg, &mp);
+    /* Our own memfd, registered with UCX, rather than UCX's allocation:
+     * UCX would take a System V segment (kernel.shmmni caps them, 4096 a
+     * node by default) or a file in /dev/shm (often small in containers).
+     * Node-local peers map the memfd (ush_tp_map_peer). */
+    void           *map;
+    ush_tp_status_t st = ush_tp_seg_create(seg, size + align, &map);
     if (st != USH_TP_OK) return st;
-    ush_tp_private_sysv();
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+        .address    = map,
+        .length     = ush_tp.seg_share[seg].len,
+    };
+    st = ush_tp_seg_map(seg, &mp);
+    if (st != USH_TP_OK) {
+        ush_tp_seg_destroy(seg);
+        return st;
+    }
     /* The segment starts less than align bytes into the mapping, where its
      * byte lead is aligned; the rkey covers the whole mapping. */
-    uintptr_t base = (((uintptr_t)ush_tp.seg_base[seg] + lead + align - 1) &
-                      ~(uintptr_t)(align - 1)) - lead;
+    uintptr_t base = (((uintptr_t)map + lead + align - 1) & ~(uintptr_t)(align - 1)) - lead;
+    ush_tp.seg_share[seg].offset = base - (uintptr_t)map;
     ush_tp.seg_base[seg] = (void *)base;
     ush_tp.seg_size[seg] = size;
     *base_out = (void *)base;
@@ -367,19 +435,13 @@ static int ush_tp_device_atomics(void)
     return found;
 }
 
-/* Map node-local peer pe's segments into our address space: a segment the
- * peer shared through a memfd (its static data), or one UCX can map
- * (memory its shared-memory domains allocated). Others stay on UCX.
- * Under map_lock. */
+/* Map node-local peer pe's segments into our address space: those the
+ * peer shared through a memfd (its heap, and its static data unless
+ * SHMEM_SHARE_STATIC=0). Others stay on UCX. Under map_lock. */
 static void ush_tp_map_peer(int pe)
 {
-    ush_tp_peer_t *peer = ush_tp_peer(pe);
     for (int s = 0; s < ush_tp.nsegs; s++) {
         void *ptr = ush_tp_share_attach(pe, s);
-        if (!ptr && ucp_rkey_ptr(ush_tp_rkey(ush_tp_ctx_default, pe, s), peer->seg_base[s],
-                                 &ptr) != UCS_OK) {
-            ptr = NULL;
-        }
         /* Every PE agreed at start-up that this segment of node-local
          * peers maps (SHMEM_TEAM_SHARED and the collectives rely on it); a
          * peer whose does not is on a node whose processes differ in what
@@ -628,6 +690,7 @@ void ush_tp_finalize(void)
     ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {
         if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);
+        ush_tp_seg_destroy(s);
     }
     for (int pe = 0; pe < ush_tp_job.size; pe++) {
         free(ush_tp.peers[pe].worker_addr);

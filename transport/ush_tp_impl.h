@@ -78,6 +78,7 @@ typedef struct {
     void           *seg_base[USH_TP_MAX_SEGS];
     size_t          seg_size[USH_TP_MAX_SEGS];
     ush_tp_share_t  seg_share[USH_TP_MAX_SEGS];
+    void           *seg_owned[USH_TP_MAX_SEGS]; /* our own memfd mapping, or NULL */
     int             nsegs;
     ush_tp_peer_t  *peers;      /* [pe], each loaded on first use */
     int            *local;      /* [pe]: on this node */
@@ -97,6 +98,11 @@ uint64_t   ush_tp_proc_start(int pid);
 /* PE pe's published record, looked up on the first call (a fatal error if
  * it cannot be). Thread-safe. */
 ush_tp_peer_t *ush_tp_peer_load(int pe);
+
+/* A memfd mapping of len bytes for segment seg, published for node-local
+ * peers like static data (shared.c); undone by ush_tp_seg_destroy. */
+ush_tp_status_t ush_tp_seg_create(int seg, size_t len, void **map_out);
+void            ush_tp_seg_destroy(int seg);
 
 static inline ush_tp_peer_t *ush_tp_peer(int pe)
 {

@@ -7,15 +7,14 @@
 #
 # Part 1 (memory): 1T, and just over half of memory+swap with 2 PEs on the
 # node (the same size with 1 PE runs: the bound is per node).
-# Part 2 (/dev/shm): as root, in private mount and IPC namespaces, a 64 MiB
-# /dev/shm and kernel.shmmax = 32 MiB, so UCX must put heaps above 32 MiB
-# in /dev/shm, where it writes every byte of them. Each heap is mapped as
-# SHMEM_SYMMETRIC_SIZE plus the library's own 8 MiB plus the alignment
-# slack (2 MiB up to 32M, 4 MiB up to 64M): 2 x 100M and 2 x 24M (2 x 34
-# MiB) fail naming /dev/shm; 2 x 22M (the most the message allows: 32 MiB,
-# System V) and 2 x 16M run. (A heap UCX puts in /dev/shm runs too, but
-# UCX reports its failed System V attempt on stdout.) Skipped, and said
-# so, without root or unshare.
+# Part 2 (no System V ids, little /dev/shm): as root, in private mount and
+# IPC namespaces with kernel.shmmni = 4 and a 64 MiB /dev/shm, 8 PEs with
+# 100M heaps (800 MiB: the heaps are memfds, outside both) and 4 contexts
+# each on 2 workers of their own run, print nothing but their lines and
+# leave no System V segment. With a /dev/shm too small for one UCX
+# worker's receive FIFO the job stops at init, naming /dev/shm, what it
+# has free and how to enlarge it. Skipped, and said so, without root or
+# unshare.
 # Part 3 (memory cgroup): as root, in a child memory cgroup of 1 GiB (what
 # Slurm's --mem=1G gives; cgroup v1 or v2): 2 x 600M fail at start-up
 # naming the cgroup's limit, 2 x 200M run, and a PE that writes 1.5 GiB of
@@ -83,16 +82,26 @@ fi
 if [ "${LIMITS_IN_NAMESPACE:-}" = 1 ]; then
     # part 2, re-run by part 1 inside the namespaces
     mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm || fail "cannot mount a small /dev/shm"
-    sysctl -qw kernel.shmmax=33554432 || fail "cannot set kernel.shmmax in the IPC namespace"
+    sysctl -qw kernel.shmmni=4 || fail "cannot set kernel.shmmni in the IPC namespace"
     unset UCX_POSIX_DIR
     ucx_dir=/dev/shm
-    refused 100M 2 "plus the library's own 8388608 and 4194304 of alignment, needs 234881024 bytes in /dev/shm[/a-zA-Z0-9.]* .*which has [0-9]+ free"
-    expect_grep "$err" "at most 20971520, free or enlarge the file system of /dev/shm"
-    refused 24M 2 "needs 71303168 bytes in /dev/shm"
-    expect_grep "$err" "at most 23068672, free or enlarge the file system of /dev/shm"
-    accepted 22M 2
-    accepted 16M 2
-    echo "PASS [$test_name] /dev/shm part"
+    SHMEM_SYMMETRIC_SIZE=100M SHMEM_CTX_WORKERS=2 run -n 8 "$prog" contexts 4
+    expect_status 0
+    expect_lines "$out" 8
+    expect_grep "$out" "^PE 7: 4 contexts ok$"
+    [ ! -s "$err" ] || fail "the job printed on stderr"
+    [ -z "$(ipcs -m | awk '$2 ~ /^[0-9]+$/')" ] || fail "System V segments left: $(ipcs -m)"
+    expect_clean
+    expect_no_ucx_shm
+
+    umount /dev/shm && mount -t tmpfs -o size=512k,mode=1777 tmpfs /dev/shm ||
+        fail "cannot mount a tiny /dev/shm"
+    SHMEM_SYMMETRIC_SIZE=100M run -n 2 "$prog" hello
+    expect_status 1
+    expect_no_grep "$out" "hello from"
+    expect_grep "$err" "shmem_init: UCX initialisation failed: ucp_worker_create: .*; /dev/shm[/a-zA-Z0-9.]* has [0-9]+ bytes free and a worker needs about [0-9]+ there: free it or enlarge it \(mount -o remount,size=\.\.\., docker run --shm-size\)"
+    expect_clean
+    echo "PASS [$test_name] System V and /dev/shm part"
     exit 0
 fi
 
@@ -153,6 +162,6 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v sysctl >/de
    unshare -m -i true 2>/dev/null; then
     LIMITS_IN_NAMESPACE=1 unshare -m -i sh "$0" "$@" || exit 1
 else
-    echo "SKIP [$test_name] /dev/shm part: needs root and unshare -m -i"
+    echo "SKIP [$test_name] System V and /dev/shm part: needs root and unshare -m -i"
 fi
 echo "PASS [$test_name]"

@@ -34,6 +34,10 @@
  *   shmem_behave malloc-fail N            every PE asks shmem_malloc, then
  *          shmem_calloc and shmem_align, for more than the heap N times
  *          each, and prints "PE r: 3N NULLs" when each returned NULL
+ *   shmem_behave contexts N               every PE creates N private
+ *          contexts, puts its rank through each into the next PE's heap
+ *          and static data, and prints "PE r: N contexts ok" when what
+ *          the previous PE put arrived
  *   shmem_behave sleep                    every PE sleeps up to 60 s in
  *          the program, not the library, then finalizes
  *   shmem_behave die-in-init RANK US      PE RANK (its PMIX_RANK) dies of
@@ -175,6 +179,33 @@ int main(int argc, char **argv)
         shmem_barrier_all();   /* never completes: one PE died */
         fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
         return 90;
+    }
+    if (strcmp(mode, "contexts") == 0 && argc > 2) {
+        enum { MAXCTX = 64 };
+        static long  got_static[MAXCTX];
+        int          n = atoi(argv[2]), next = (me + 1) % npes, prev = (me + npes - 1) % npes;
+        shmem_ctx_t  ctx[MAXCTX];
+        long        *got = shmem_calloc(MAXCTX, sizeof(long));
+        if (n < 0 || n > MAXCTX || got == NULL) return 91;
+        for (int i = 0; i < n; i++) {
+            if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx[i]) != 0) return 92;
+            shmem_ctx_long_p(ctx[i], &got[i], me + 1000L * i, next);
+            shmem_ctx_long_p(ctx[i], &got_static[i], me + 1000L * i, next);
+            shmem_ctx_quiet(ctx[i]);
+        }
+        shmem_barrier_all();
+        for (int i = 0; i < n; i++) {
+            if (got[i] != prev + 1000L * i || got_static[i] != prev + 1000L * i) {
+                printf("PE %d: context %d brought %ld and %ld, not %ld\n", me, i, got[i],
+                       got_static[i], prev + 1000L * i);
+                return 93;
+            }
+            shmem_ctx_destroy(ctx[i]);
+        }
+        printf("PE %d: %d contexts ok\n", me, n);
+        shmem_free(got);
+        shmem_finalize();
+        return 0;
     }
     if (strcmp(mode, "hello") == 0) {
         printf("hello from PE %d of %d\n", me, npes);

@@ -12,11 +12,12 @@
  *
  * With "mixed", PEs differ in what they were given, and the choices every
  * PE must make alike (agreed at start-up) must still come out alike: odd
- * PEs run UCX over TCP only (their heaps cannot be mapped, so the job
- * must agree that node-local memory does not map: SHMEM_TEAM_SHARED is
- * each PE alone) and at SHMEM_THREAD_MULTIPLE (an active-set reduction
- * then works differently, on every PE); RMA, a barrier and reductions
- * must still give the right values.
+ * PEs run UCX over TCP only, do not share their static data (so the job
+ * must agree that node-local static data does not map, while the heaps,
+ * memfds of the library's own, still do: SHMEM_TEAM_SHARED is the node)
+ * and run at SHMEM_THREAD_MULTIPLE (an active-set reduction then works
+ * differently, on every PE); RMA, a barrier and reductions must still
+ * give the right values.
  *
  * With "nostatic" (run with SHMEM_SHARE_STATIC=0) static data is not
  * shared, so peers' static data is reached through UCX, but their heaps
@@ -60,14 +61,17 @@ static int mixed(void)
     const int me = pe_me, npes = pe_npes;
 
     pe_section("mixed: agreed choices");
-    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), 1);
+    CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), npes);
     long *heap = shmem_malloc(MAX_PES * sizeof(long));
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) psync[i] = SHMEM_SYNC_VALUE;
     shmem_barrier_all();
     for (int pe = 0; pe < npes; pe++) shmem_long_p(&heap[me], 3L * me + pe, pe);
     shmem_barrier_all();
     for (int w = 0; w < npes; w++) CHECK_EQ(heap[w], 3L * w + me);
-    if (me % 2 == 1 && npes > 1) CHECK(shmem_ptr(heap, (me + 1) % npes) == NULL);
+    for (int pe = 0; pe < npes; pe++) {
+        CHECK(shmem_ptr(heap, pe) != NULL);
+        if (pe % 2 == 1 && pe != me) CHECK(shmem_ptr(&red_src, pe) == NULL);
+    }
 
     red_src = me + 1;
     shmem_long_sum_to_all(&red_dst, &red_src, 1, 0, 0, npes, pwrk, psync);
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
         /* The launcher's PMIx rank is the PE, before shmem_init says so. */
         const char *rank = getenv("PMIX_RANK");
         int         odd  = rank && atoi(rank) % 2 == 1, provided;
-        if (odd) setenv("UCX_TLS", "tcp,self", 1);
+        if (odd) setenv("UCX_TLS", "tcp,self", 1), setenv("SHMEM_SHARE_STATIC", "0", 1);
         shmem_init_thread(odd ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE, &provided);
         pe_test_started();
         return mixed();
