@@ -23,6 +23,10 @@
  * (a descendant that left the process group can hold the pipe open). */
 #define USH_RUN_DRAIN_S 1.0
 
+/* How long after a PE exited with status 0 its finalize may still reach
+ * the PMIx server (ush_run_job_unfinalized). */
+#define USH_RUN_UNFINALIZED_GRACE_S 1.0
+
 /* Signals that end the job, and signals only passed on. */
 static const int ush_run_ending_signals[]  = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static const int ush_run_forward_signals[] = { SIGUSR1, SIGUSR2 };
@@ -138,6 +142,11 @@ static void ush_run_job_report_signal(const ush_run_pe_t *pe, int rank, int sig)
                 "killer does this when memory runs out)", rank, (long)pe->pid);
 }
 
+static double ush_run_min_due(double a, double b)
+{
+    return (a == 0 || (b != 0 && b < a)) ? b : a;
+}
+
 static void ush_run_job_pe_exited(ush_run_job_t *job, ush_run_pe_t *pe, int rank, int wstatus)
 {
     pe->alive = 0;
@@ -158,11 +167,42 @@ static void ush_run_job_pe_exited(ush_run_job_t *job, ush_run_pe_t *pe, int rank
         }
         ush_run_job_end(job, code, SIGTERM);
     } else if (pe->connected && !pe->finalized && !job->ending) {
-        /* the others would wait for it in the next collective forever */
-        ush_run_msg("PE %d exited without finalizing (no shmem_finalize / PMIx_Finalize); "
-                    "ending the job", rank);
-        ush_run_job_end(job, USH_RUN_EXIT_FAILURE, SIGTERM);
+        /* Judged a moment later (ush_run_job_unfinalized): libpmix's client
+         * gives up waiting for the server's answer to PMIx_Finalize after
+         * 2 s, and with hundreds of PEs per core the server may take in
+         * the finalize only after the PE is gone. */
+        pe->unfinalized_at = ush_run_now();
     }
+}
+
+/* A PE that exited with status 0 and whose finalize the server has still
+ * not taken in did exit without it (the others would wait for it in the
+ * next collective forever) once the server has been quiet for
+ * USH_RUN_UNFINALIZED_GRACE_S: no finalize of any PE came in since the PE
+ * exited, or since the last one did (a server busy with the finalizes of
+ * hundreds of PEs is still working through them). Returns when the next
+ * such verdict is due (0: none pending). */
+static double ush_run_job_unfinalized(ush_run_job_t *job, double now)
+{
+    double due = 0;
+    for (int r = 0; r < job->nspawned; r++) {
+        ush_run_pe_t *pe = &job->pes[r];
+        if (pe->unfinalized_at == 0) continue;
+        double at = (pe->unfinalized_at > job->last_finalize ? pe->unfinalized_at
+                                                              : job->last_finalize) +
+                    USH_RUN_UNFINALIZED_GRACE_S;
+        if (pe->finalized || job->ending) {
+            pe->unfinalized_at = 0;
+        } else if (now >= at) {
+            pe->unfinalized_at = 0;
+            ush_run_msg("PE %d exited without finalizing (no shmem_finalize / PMIx_Finalize); "
+                        "ending the job", r);
+            ush_run_job_end(job, USH_RUN_EXIT_FAILURE, SIGTERM);
+        } else {
+            due = ush_run_min_due(due, at);
+        }
+    }
+    return due;
 }
 
 static void ush_run_job_pmix_events(ush_run_job_t *job);
@@ -236,6 +276,7 @@ static void ush_run_job_pmix_events(ush_run_job_t *job)
             break;
         case USH_RUN_EV_FINALIZED:
             if (pe) pe->finalized = 1;
+            job->last_finalize = ush_run_now();
             break;
         case USH_RUN_EV_ABORT:
             /* PMIx leaves printing the message to the launcher */
@@ -264,10 +305,6 @@ static int ush_run_job_relays_open(const ush_run_job_t *job)
     return 0;
 }
 
-static double ush_run_min_due(double a, double b)
-{
-    return (a == 0 || (b != 0 && b < a)) ? b : a;
-}
 
 int ush_run_job_loop(ush_run_job_t *job)
 {
@@ -292,9 +329,10 @@ int ush_run_job_loop(ush_run_job_t *job)
     }
 
     for (;;) {
-        double now = ush_run_now();
+        double now     = ush_run_now();
+        double verdict = ush_run_job_unfinalized(job, now);
 
-        if (job->nalive == 0) {
+        if (job->nalive == 0 && verdict == 0) {
             if (drain_until == 0) {
                 drain_until = now + USH_RUN_DRAIN_S;
             }
@@ -315,6 +353,7 @@ int ush_run_job_loop(ush_run_job_t *job)
         }
         double due = job->ending ? job->kill_at : job->deadline;
         due = ush_run_min_due(due, drain_until);
+        due = ush_run_min_due(due, verdict);
 
         size_t n = 0;
         pfds[n++] = (struct pollfd){ .fd = job->sigfd, .events = POLLIN };

@@ -110,6 +110,7 @@ typedef struct {
     int             alive;
     int             connected;  /* called PMIx_Init */
     int             finalized;  /* called PMIx_Finalize */
+    double          unfinalized_at; /* exited 0 before its finalize was seen: when; else 0 */
     ush_run_relay_t out;
     ush_run_relay_t err;
 } ush_run_pe_t;
@@ -130,6 +131,7 @@ typedef struct {
     int             exit_code;  /* -1 until the first decisive event */
     int             ending;     /* PEs have been told to stop */
     double          kill_at;    /* when stragglers get SIGKILL; 0 = not set */
+    double          last_finalize; /* when the server last reported a PMIx_Finalize */
     double          deadline;   /* --timeout, absolute; 0 = none */
     cpu_set_t      *cpusets;    /* per PE when binding, else NULL */
 } ush_run_job_t;
