@@ -648,19 +648,29 @@ static int ush_tp_progress_worker(void *worker)
     return (int)ucp_worker_progress(worker);
 }
 
-void ush_tp_ctx_fini(ush_tp_ctx_t *c)
+/* Free c's endpoint and rkey tables (its endpoints are closed or about
+ * to go with their worker). */
+static void ush_tp_ctx_free(ush_tp_ctx_t *c)
 {
     size_t n = (size_t)ush_tp_job.size;
     for (size_t i = 0; c->rkeys && i < n * USH_TP_MAX_SEGS; i++) {
         if (c->rkeys[i]) ucp_rkey_destroy(c->rkeys[i]);
     }
+    free(c->eps);
+    free(c->ep_pes);
+    free(c->rkeys);
+    pthread_mutex_destroy(&c->lock);
+}
+
+void ush_tp_ctx_fini(ush_tp_ctx_t *c)
+{
     /* Close every endpoint with a flush, so nothing is left queued on it.
-     * Every operation has completed by now (finalize's barrier, or the
-     * context's own quiet), so a peer that has closed its side first is
-     * no loss: over TCP our flush then ends "not connected", "reset" or
-     * "timed out", none of which the user needs to hear of. */
+     * Every operation has completed by now (the context's own quiet), so
+     * a peer that has closed its side first is no loss: over TCP our flush
+     * then ends "not connected", "reset" or "timed out", none of which
+     * the user needs to hear of. */
     ucp_request_param_t prm = { .op_attr_mask = 0 };
-    for (size_t pe = 0; c->eps && pe < n; pe++) {
+    for (size_t pe = 0; c->eps && pe < (size_t)ush_tp_job.size; pe++) {
         if (!c->eps[pe]) continue;
         ucs_status_t st = ush_tp_wait(c, ucp_ep_close_nbx(c->eps[pe], &prm));
         if (st != UCS_OK && st != UCS_ERR_CANCELED && st != UCS_ERR_CONNECTION_RESET &&
@@ -669,23 +679,33 @@ void ush_tp_ctx_fini(ush_tp_ctx_t *c)
                     ush_tp_job.rank, pe, ucs_status_string(st));
         }
     }
-    free(c->eps);
-    free(c->ep_pes);
-    free(c->rkeys);
-    pthread_mutex_destroy(&c->lock);
+    ush_tp_ctx_free(c);
 }
 
 void ush_tp_finalize(void)
 {
     if (!ush_tp.context) return;
     ush_tp_ctx_t *c = ush_tp_ctx_default;
-    ush_tp_ctx_fini(c);
-    /* The default worker serves the whole job until every PE is done: a
-     * peer may still need this PE to drain what it sends. */
+    /* Completed, agreed, then gone with the worker. Each PE first
+     * completes what it issued (the finalize barrier's last messages
+     * included); the job-wide fence then says every PE has, and keeps
+     * serving peers until it has. Only then do the endpoints go, with the
+     * worker, which tears them down without a flush: none is needed any
+     * more. Closing them one by one with a flush, as a destroyed context
+     * does, raced with peers tearing down theirs over TCP: a flush found
+     * its connection already failed and UCX printed "error during flush:
+     * Endpoint timeout" (on stdout) in jobs that had succeeded. */
+    ucp_request_param_t prm = { .op_attr_mask = 0 };
+    ucs_status_t        st  = ush_tp_wait(c, ucp_worker_flush_nbx(c->worker, &prm));
+    if (st != UCS_OK) {
+        fprintf(stderr, "ushmem: PE %d: shmem_finalize: completing operations: %s\n",
+                ush_tp_job.rank, ucs_status_string(st));
+    }
     if (ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
         fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
                 ush_tp_strerror());
     }
+    ush_tp_ctx_free(c);
     ucp_worker_destroy(c->worker);
     ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {

@@ -1,0 +1,69 @@
+#!/bin/bash
+# A job that succeeds prints only what its PEs printed: no UCX line, on
+# stdout or stderr, whatever the skew between PEs reaching shmem_finalize
+# (over TCP between nodes, closing endpoints one by one raced with peers
+# tearing down theirs, and UCX printed "error during flush: Endpoint
+# timeout" in 4 of 5 such jobs). And no stall: every run ends well within
+# its time limit. Under srun lines stay whole; Open MPI's mpirun may split
+# them between PEs, so spew's stdout is checked byte for byte.
+#
+#   quiet.sh mpirun-netns|srun-netns NP PROGRAM RUNS
+#
+# PROGRAM is test/cluster's quiet.c. Each of RUNS rounds runs "late 3"
+# (the last PE 3 s late to finalize) and "spew 100000" (NP x 100000 lines
+# through the launcher's output forwarding), PEs spread evenly over the
+# nodes.
+. "$(dirname "$0")/lib.sh"
+
+launch=$1 np=$2 prog=$3 runs=$4
+cl_netns_launch "$launch" "$np"
+
+work=$(mktemp -d -p "$USH_CLUSTER_STATE") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+run() {   # run LIMIT ARGS...: status in $status, stdout in $work/out, stderr in $work/err
+    local limit=$1 attempt
+    shift
+    for attempt in 1 2 3; do
+        cl_say "run: ${cl_cmd[*]} $prog $*"
+        timeout -k 5 "$limit" "${cl_cmd[@]}" "$prog" "$@" >"$work/out" 2>"$work/err" </dev/null
+        status=$?
+        cl_slurm_launch_failed "$work/err" || break
+        cl_say "Slurm failed to start the step (no PE ran): launching again"
+    done
+    [ "$status" -ne 124 ] && [ "$status" -ne 137 ] ||
+        cl_die "$* did not end within $limit s (stalled)"
+    [ "$status" -eq 0 ] || { head -n 20 "$work/err" >&2; cl_die "$* exited $status"; }
+}
+
+# Lines neither the PEs nor the launcher's own start-up chatter printed
+# (srun says when a step waits for resources).
+foreign() { grep -Ev "$1" "$2" | grep -Ev '^srun: (job [0-9]+ (queued|has been allocated)|Step created)' || true; }
+
+# what "spew 100000" writes: "PE r line i <filler>\n" for every PE r and
+# i < 100000 (quiet.c's filler: 51 characters)
+spew_bytes=$(awk -v np="$np" 'BEGIN { for (i = 0; i < 100000; i++) d += length(i)
+                                     for (r = 0; r < np; r++) t += 100000 * (10 + 52 + length(r)) + d
+                                     print t }')
+
+for ((r = 1; r <= runs; r++)); do
+    run 60 late 3
+    extra=$(foreign '^late: done$' "$work/out"; foreign '^$' "$work/err")
+    [ -z "$extra" ] || cl_die "late, round $r: lines the program did not print:
+$extra"
+    [ "$(grep -c '^late: done$' "$work/out")" -eq 1 ] || cl_die "late, round $r: no 'late: done'"
+
+    # Open MPI's mpirun forwards output in pieces that may split lines
+    # between PEs, so stdout is judged by its bytes: exactly what the PEs
+    # wrote, and nothing that names UCX or ushmem.
+    run 60 spew 100000
+    bytes=$(wc -c <"$work/out")
+    [ "$bytes" -eq "$spew_bytes" ] ||
+        cl_die "spew, round $r: $bytes bytes on stdout, the PEs wrote $spew_bytes$(
+            grep -E 'UCX|ushmem' "$work/out" | head -n 5 | sed 's/^/\n  /')"
+    extra=$(grep -E 'UCX|ushmem' "$work/out"; foreign '^$' "$work/err")
+    [ -z "$extra" ] || cl_die "spew, round $r: lines the program did not print:
+$(echo "$extra" | head -n 5)"
+    cl_say "round $r: both jobs quiet"
+done
+cl_nodes_clean "$cl_allowed"
