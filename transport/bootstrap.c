@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 ush_tp_job_t ush_tp_job;
 
 static pmix_proc_t ush_tp_myproc;
 int                ush_tp_pmix_up;
+uint64_t           ush_tp_pmix_init_ns;
 static unsigned     ush_tp_inits;   /* bootstrap_init calls: names exchange keys */
 static size_t       ush_tp_lost_id; /* the lost-server handler's registration */
 static int          ush_tp_lost_registered;
@@ -103,6 +105,11 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
         ush_tp.local[0] = 1;
         return USH_TP_OK;
     }
+    if (!ush_tp_pmix_up) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ush_tp_pmix_init_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    }
     ush_tp_pmix_up = 1;
     ush_tp_lost_register();
 
@@ -137,6 +144,11 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
 static void ush_tp_fence_done(pmix_status_t status, void *cbdata)
 {
     __atomic_store_n((int *)cbdata, status == PMIX_SUCCESS ? 1 : -1, __ATOMIC_RELEASE);
+}
+
+const char *ush_tp_bootstrap_nspace(void)
+{
+    return ush_tp_myproc.nspace;
 }
 
 ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg)

@@ -90,6 +90,8 @@ typedef struct {
 extern ush_tp_state_t ush_tp;
 /* PMIx_Init succeeded (bootstrap.c); abort.c asks the launcher only then. */
 extern int ush_tp_pmix_up;
+/* When PMIx_Init returned (CLOCK_MONOTONIC, ns). */
+extern uint64_t ush_tp_pmix_init_ns;
 uint64_t   ush_tp_pidns(void);
 /* When process pid started (clock ticks since boot), 0 if unknown: with
  * the pid it names one process, whatever pids the system reuses. */
@@ -161,6 +163,8 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key, int pe,
 /* A fence across the job during which progress(arg) keeps running, so
  * peers still draining traffic towards this PE are served. */
 ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg);
+/* The job's PMIx namespace ("" before PMIx_Init). */
+const char     *ush_tp_bootstrap_nspace(void);
 
 /* A worker in thread mode *mode, lowered to what UCX provides. */
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out);
