@@ -3,9 +3,11 @@
 # stdout or stderr, whatever the skew between PEs reaching shmem_finalize
 # (over TCP between nodes, closing endpoints one by one raced with peers
 # tearing down theirs, and UCX printed "error during flush: Endpoint
-# timeout" in 4 of 5 such jobs). And no stall: every run ends well within
-# its time limit. Under srun lines stay whole; Open MPI's mpirun may split
-# them between PEs, so spew's stdout is checked byte for byte.
+# timeout" in 8 of 12 such jobs). And no stall: every run ends well
+# within its time limit; one that does not is shown from inside first
+# (gdb backtraces of every PE and launcher daemon), then ended. Under
+# srun lines stay whole; Open MPI's mpirun may split them between PEs,
+# so spew's stdout is checked byte for byte.
 #
 #   quiet.sh mpirun-netns|srun-netns NP PROGRAM RUNS
 #
@@ -21,18 +23,42 @@ cl_netns_launch "$launch" "$np"
 work=$(mktemp -d -p "$USH_CLUSTER_STATE") || exit 1
 trap 'rm -rf "$work"' EXIT
 
+# A stalled job, seen from inside before it is ended: every PE's threads
+# and every step daemon's (gdb, when installed), and how far each PE got.
+stall_report() {
+    local p
+    cl_say "stalled after $1 s; lines so far: $(wc -l <"$work/out")"
+    command -v gdb >/dev/null || { cl_say "(no gdb: no backtraces)"; return; }
+    for p in $(pgrep -x "$(basename "$prog" | cut -c1-15)") $(pgrep -f 'slurmstepd: \[') \
+             $(pgrep -x mpirun) $(pgrep -x orted); do
+        echo "=== $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) (pid $p)"
+        timeout 20 gdb -p "$p" -batch -ex 'thread apply all bt 16' 2>/dev/null | grep -E '^(#|Thread)'
+    done >&2
+}
+
 run() {   # run LIMIT ARGS...: status in $status, stdout in $work/out, stderr in $work/err
-    local limit=$1 attempt
+    local limit=$1 attempt pid t
     shift
     for attempt in 1 2 3; do
         cl_say "run: ${cl_cmd[*]} $prog $*"
-        timeout -k 5 "$limit" "${cl_cmd[@]}" "$prog" "$@" >"$work/out" 2>"$work/err" </dev/null
+        "${cl_cmd[@]}" "$prog" "$@" >"$work/out" 2>"$work/err" </dev/null &
+        pid=$!
+        # the watchdog: backtraces first, then the end
+        for ((t = 0; t < limit * 10; t++)); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        if kill -0 "$pid" 2>/dev/null; then
+            stall_report "$limit"
+            kill "$pid"; sleep 2; kill -9 "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            cl_die "$* did not end within $limit s (stalled; backtraces above)"
+        fi
+        wait "$pid"
         status=$?
         cl_slurm_launch_failed "$work/err" || break
         cl_say "Slurm failed to start the step (no PE ran): launching again"
     done
-    [ "$status" -ne 124 ] && [ "$status" -ne 137 ] ||
-        cl_die "$* did not end within $limit s (stalled)"
     [ "$status" -eq 0 ] || { head -n 20 "$work/err" >&2; cl_die "$* exited $status"; }
 }
 
