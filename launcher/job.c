@@ -188,20 +188,13 @@ static void ush_run_job_pe_exited(ush_run_job_t *job, ush_run_pe_t *pe, int rank
  * Returns when the next such verdict is due (0: none pending). */
 static double ush_run_job_unfinalized(ush_run_job_t *job, double now)
 {
-    static double grace;
-    if (grace == 0) {
-        long   cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        double per  = (double)job->nspawned / (double)(cpus > 0 ? cpus : 1);
-        grace = USH_RUN_UNFINALIZED_GRACE_S *
-                (per > USH_RUN_UNFINALIZED_PES_PER_CPU ? per / USH_RUN_UNFINALIZED_PES_PER_CPU : 1);
-    }
     double due = 0;
     for (int r = 0; r < job->nspawned; r++) {
         ush_run_pe_t *pe = &job->pes[r];
         if (pe->unfinalized_at == 0) continue;
         double at = (pe->unfinalized_at > job->last_finalize ? pe->unfinalized_at
                                                               : job->last_finalize) +
-                    grace;
+                    job->unfinalized_grace;
         if (pe->finalized || job->ending) {
             pe->unfinalized_at = 0;
         } else if (now >= at) {
@@ -316,7 +309,6 @@ static int ush_run_job_relays_open(const ush_run_job_t *job)
     return 0;
 }
 
-
 int ush_run_job_loop(ush_run_job_t *job)
 {
     size_t         cap   = 2 + 2 * (size_t)job->nspawned;
@@ -338,6 +330,13 @@ int ush_run_job_loop(ush_run_job_t *job)
         }
         goto out;
     }
+
+    /* See ush_run_job_unfinalized. */
+    long   cpus    = sysconf(_SC_NPROCESSORS_ONLN);
+    double per_cpu = (double)job->nspawned / (double)(cpus > 0 ? cpus : 1);
+    job->unfinalized_grace = USH_RUN_UNFINALIZED_GRACE_S *
+                             (per_cpu > USH_RUN_UNFINALIZED_PES_PER_CPU
+                                  ? per_cpu / USH_RUN_UNFINALIZED_PES_PER_CPU : 1);
 
     for (;;) {
         double now     = ush_run_now();

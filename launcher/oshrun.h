@@ -132,6 +132,7 @@ typedef struct {
     int             ending;     /* PEs have been told to stop */
     double          kill_at;    /* when stragglers get SIGKILL; 0 = not set */
     double          last_finalize; /* when the server last reported a PMIx_Finalize */
+    double          unfinalized_grace; /* ush_run_job_unfinalized's quiet time, s */
     double          deadline;   /* --timeout, absolute; 0 = none */
     cpu_set_t      *cpusets;    /* per PE when binding, else NULL */
 } ush_run_job_t;

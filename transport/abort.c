@@ -250,13 +250,13 @@ void ush_tp_abort(int status, const char *msg)
 {
     fflush(stdout);
     fflush(stderr);
-    if (ush_tp_pmix_up && !ush_tp_ab.prepared) ush_tp_abort_settle(); /* in start-up */
-    if (ush_tp_pmix_up && !ush_tp_abort_first_on_node()) {
-        /* Another PE of this node has asked the launcher to end the job,
-         * which ends this PE too; should it not, ask after all. */
-        sleep(USH_TP_ABORT_SECOND_WAIT_S);
-    }
     if (ush_tp_pmix_up) {
+        if (!ush_tp_ab.prepared) ush_tp_abort_settle(); /* still in start-up */
+        if (!ush_tp_abort_first_on_node()) {
+            /* Another PE of this node has asked the launcher to end the
+             * job, which ends this PE too; should it not, ask after all. */
+            sleep(USH_TP_ABORT_SECOND_WAIT_S);
+        }
         PMIx_Abort(status, msg ? msg : "", NULL, 0);
         if (ush_tp_ab.prepared) {
             ush_tp_abort_end_peers();

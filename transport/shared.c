@@ -25,6 +25,7 @@
  */
 #include "ush_tp_impl.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +102,35 @@ static int ush_tp_range_rw(uintptr_t start, uintptr_t end)
     return next >= end;
 }
 
+/* A memfd named name (flags: memfd_create's), mode 0600 (memfds start at
+ * 0777; peers of the job open it as the same user), *len bytes rounded up
+ * to the file's page size (huge with MFD_HUGETLB), mapped shared. Returns
+ * the mapping and sets *fd_out and *len; MAP_FAILED, with errno, if any
+ * step fails. */
+static void *ush_tp_memfd_map(const char *name, unsigned flags, size_t *len, int *fd_out)
+{
+    struct stat st;
+    void       *map = MAP_FAILED;
+    int         fd  = memfd_create(name, flags);
+
+    if (fd < 0) return MAP_FAILED;
+    if (fstat(fd, &st) == 0 && st.st_blksize > 0) { /* the file's page size */
+        size_t page = (size_t)st.st_blksize;
+        *len = (*len + page - 1) / page * page;
+    }
+    if (fchmod(fd, 0600) == 0 && ftruncate(fd, (off_t)*len) == 0) {
+        map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    if (map == MAP_FAILED) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return MAP_FAILED;
+    }
+    *fd_out = fd;
+    return map;
+}
+
 ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
 {
     size_t    page  = (size_t)sysconf(_SC_PAGESIZE);
@@ -123,13 +153,9 @@ ush_tp_status_t ush_tp_seg_share(int seg, void *base, size_t size)
         return USH_TP_ERR_NOMEM;
     }
 
-    int fd = memfd_create("ushmem-static", MFD_CLOEXEC);
-    if (fd < 0) goto err;
-    /* memfds start at 0777; peers of the job open it as the same user. */
-    if (fchmod(fd, 0600) != 0) goto err_close;
-    if (ftruncate(fd, (off_t)len) != 0) goto err_close;
-    copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (copy == MAP_FAILED) goto err_close;
+    int fd;
+    copy = ush_tp_memfd_map("ushmem-static", MFD_CLOEXEC, &len, &fd);
+    if (copy == MAP_FAILED) goto err;
     ush_tp_copy_pages(copy, (void *)start, len); /* len: whole pages */
     munmap(copy, len);
 
@@ -164,23 +190,10 @@ ush_tp_status_t ush_tp_seg_create(int seg, size_t len, void **map_out)
     static const unsigned flags[] = { MFD_CLOEXEC | MFD_HUGETLB, MFD_CLOEXEC };
 
     for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-        struct stat st;
-        size_t      maplen = len;
-        int         fd     = memfd_create("ushmem-heap", flags[i]);
-        if (fd < 0) continue; /* no hugetlbfs: the next kind */
-        /* st_blksize is the page size of the file: huge or not */
-        if (fstat(fd, &st) == 0 && st.st_blksize > 0) {
-            size_t page = (size_t)st.st_blksize;
-            maplen = (len + page - 1) / page * page;
-        }
-        void *map = MAP_FAILED;
-        if (fchmod(fd, 0600) == 0 && ftruncate(fd, (off_t)maplen) == 0) {
-            map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        }
-        if (map == MAP_FAILED) {
-            close(fd);
-            continue;
-        }
+        size_t maplen = len;
+        int    fd;
+        void  *map = ush_tp_memfd_map("ushmem-heap", flags[i], &maplen, &fd);
+        if (map == MAP_FAILED) continue; /* no huge pages to be had: ordinary ones */
         ush_tp.seg_share[seg] = (ush_tp_share_t){ .pid = (int32_t)getpid(), .fd = fd,
                                                   .offset = 0, .len = maplen };
         ush_tp.seg_owned[seg] = map;

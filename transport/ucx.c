@@ -198,7 +198,10 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
         ush_tp_worker_explain(st);
         return USH_TP_ERR_UCX;
     }
-    ush_tp_private_sysv(); /* its receive FIFOs, if the user chose sysv */
+    /* Its receive FIFOs are System V segments only when the user's
+     * UCX_TLS brought the sysv transport back (ush_tp_init); only then is
+     * the kernel's segment table worth a walk. */
+    if (getenv("UCX_TLS") != NULL) ush_tp_private_sysv();
 
     /* A UCX built without thread support gives less than MULTI: believe
      * what it reports, not what was asked. */
