@@ -19,6 +19,13 @@
             SB_MAX2(SHMEM_COLLECT_SYNC_SIZE,                                      \
                     SB_MAX2(SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_BARRIER_SYNC_SIZE)))
 
+/* Where src and dst lie relative to each other matters to some copies: on
+ * AMD Zen 3, glibc's memcpy (Open MPI's through UCX) is 12-20x slower when
+ * the destination is 8-32 bytes past the source modulo 4 KiB. Both buffers
+ * start on a page, as OSU's (and most programs') large buffers do, so
+ * neither library meets that case by accident of its allocator. */
+#define SB_ALIGN 4096
+
 /* Non-blocking benchmarks issue up to this many operations, then one quiet. */
 #define SB_NBI_WINDOW 64
 
@@ -43,6 +50,8 @@ struct sb_point {
     int active;  /* 1: this PE issues the operations (PEs < npes/2) */
     int window;  /* nbi: operations per quiet */
     long bad;    /* wrong values seen by the loop itself */
+    double timed_us; /* >= 0: the loop timed its calls itself (the driver's
+                      * clock then covers only this); < 0: time the loop */
 };
 
 enum sb_kind { SB_P2P, SB_COLL };
