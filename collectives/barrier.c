@@ -1,12 +1,23 @@
 /*
- * The job-wide barrier: dissemination (Hensgen, Finkel and Manber), which
- * finishes in ceil(log2 n) rounds with one signal sent and one awaited per
- * PE per round, for any n.
+ * The set-wide barrier (the world's, a team's, the exit barrier), on
+ * flags of the set's own:
  *
- * Round r signals PE (me + 2^r) mod n by storing the barrier's sequence
- * number into its flag r and waits until our own flag r reaches it. The
- * sequence only grows, so flags never need resetting: a peer already in
- * the next barrier writes a larger number, which still satisfies ">=".
+ * - dissemination (Hensgen, Finkel and Manber) finishes in ceil(log2 n)
+ *   rounds with one signal sent and one awaited per PE per round, for any
+ *   n. Round r signals PE (me + 2^r) mod n by storing the barrier's
+ *   sequence number into its flag r and waits until our own flag r reaches
+ *   it.
+ * - central: members 1..n-1 store the sequence number into their own word
+ *   of member 0's flags; member 0 waits for all of them, then stores it
+ *   into word 0 of each member's flags. Two one-way transfers, like
+ *   dissemination at 3 or 4 members, and member 0 leaves first: what it
+ *   does next (a broadcast, handing out work) is under way when the others
+ *   leave, instead of finding them already waiting for it.
+ *
+ * The sequence only grows, so flags never need resetting: a peer already
+ * in the next barrier writes a larger number, which still satisfies ">=".
+ * A set uses one algorithm on its flags for its whole life: the choice
+ * depends on the set's size and on ush_tp_all_mapped, both fixed.
  */
 #include "ush.h"
 #include "ush_coll.h"
@@ -39,26 +50,63 @@ void ush_coll_init(void)
     ush_coll_select_init();
 }
 
-void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq)
+/* Store s into flags[word] of set member to: with every peer mapped a
+ * release store (what this PE wrote or read before is ordered before it,
+ * and the acquire load that sees it orders the peer after). Otherwise the
+ * progress thread may write into our memory for remote peers, and the
+ * flag goes through UCX (and its lock); the caller ends with a full
+ * fence, which orders us after it. */
+static void barrier_signal(const ush_coll_set_t *set, uint64_t *flags, int word, uint64_t s,
+                           int to)
 {
-    int      n = set->size, me = set->me;
-    uint64_t s = ++*seq;
+    int       pe  = ush_coll_pe(set, to);
+    uint64_t *map = ush_tp_all_mapped ? ush_ptr(&flags[word], pe) : NULL;
+
+    if (map != NULL)
+        __atomic_store_n(map, s, __ATOMIC_RELEASE);
+    else
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[word], s, sizeof(uint64_t), pe);
+}
+
+static void barrier_await(uint64_t *flag, uint64_t s)
+{
+    USH_WAIT_UNTIL(__atomic_load_n(flag, __ATOMIC_ACQUIRE) >= s);
+}
+
+static void barrier_dissemination(const ush_coll_set_t *set, uint64_t *flags, uint64_t s)
+{
+    int n = set->size, me = set->me;
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
-        int       to  = ush_coll_pe(set, (me + dist) % n);
-        uint64_t *map = ush_tp_all_mapped ? ush_ptr(&flags[r], to) : NULL;
-        /* With every peer mapped, a release store is all a flag needs:
-         * what this PE wrote or read before is ordered before it, and what
-         * it does after is ordered after the acquire load that sees the
-         * peer's flag. Otherwise the progress thread may write into our
-         * memory for remote peers, and the barrier goes through UCX (and
-         * its lock) with a full fence, which orders us after it. */
-        if (map != NULL)
-            __atomic_store_n(map, s, __ATOMIC_RELEASE);
-        else
-            ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[r], s, sizeof(uint64_t), to);
-        USH_WAIT_UNTIL(__atomic_load_n(&flags[r], __ATOMIC_ACQUIRE) >= s);
+        barrier_signal(set, flags, r, s, (me + dist) % n);
+        barrier_await(&flags[r], s);
     }
+}
+
+/* Word v (1 <= v < n) of member 0 is member v's arrival; word 0 of every
+ * other member is its release. */
+static void barrier_central(const ush_coll_set_t *set, uint64_t *flags, uint64_t s)
+{
+    int n = set->size;
+
+    if (set->me != 0) {
+        barrier_signal(set, flags, set->me, s, 0);
+        barrier_await(&flags[0], s);
+        return;
+    }
+    for (int v = 1; v < n; v++) barrier_await(&flags[v], s);
+    for (int v = 1; v < n; v++) barrier_signal(set, flags, 0, s, v);
+}
+
+void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq)
+{
+    uint64_t s = ++*seq;
+
+    if (set->size > 1 && set->size <= USH_COLL_BARRIER_ROUNDS &&
+        ush_coll_select(USH_COLL_BARRIER, 0, set->size) == 1)
+        barrier_central(set, flags, s);
+    else
+        barrier_dissemination(set, flags, s);
     if (!ush_tp_all_mapped) __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -12,6 +12,9 @@
 
 #define USH_COLL_MAX_ALGOS 5
 
+/* Sets the central barrier serves when every member maps every other. */
+#define USH_COLL_CENTRAL_AUTO(n) ((n) >= 3 && (n) <= 8)
+
 /* Bytes from which the direct reduction beats recursive doubling. */
 #define USH_COLL_DIRECT_MIN (16u << 10)
 
@@ -19,7 +22,7 @@ static const struct {
     const char *var;
     const char *names[USH_COLL_MAX_ALGOS]; /* NULL-terminated */
 } ush_coll_algos[USH_COLL_KINDS] = {
-    [USH_COLL_BARRIER]  = { "SHMEM_BARRIER_ALGORITHM", { "dissemination" } },
+    [USH_COLL_BARRIER]  = { "SHMEM_BARRIER_ALGORITHM", { "dissemination", "central" } },
     [USH_COLL_BCAST]    = { "SHMEM_BCAST_ALGORITHM", { "tree", "chain", "linear" } },
     [USH_COLL_COLLECT]  = { "SHMEM_COLLECT_ALGORITHM", { "linear", "ring", "slots" } },
     [USH_COLL_FCOLLECT] = { "SHMEM_FCOLLECT_ALGORITHM", { "rd", "ring", "linear" } },
@@ -94,7 +97,7 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
      * once the data is large; linear ones only for tiny sets. */
     switch (kind) {
     case USH_COLL_BARRIER:
-        return 0;
+        return USH_COLL_CENTRAL_AUTO(n) && ush_tp_all_mapped ? 1 : 0; /* central : dissemination */
     case USH_COLL_BCAST:
         /* linear: its mailboxes let the root run ahead; and on one node,
          * where a put is a copy, one hop beats the tree's log n hops

@@ -318,6 +318,9 @@ static void ush_init_locked(int requested)
     ush_quiet(SHMEM_CTX_DEFAULT);
     ush_agree();
     ush_team_shared_init();
+    /* Peers still loading and starting up took the cores from our waits:
+     * that says nothing about the program that runs now. */
+    ush_tp_idle_reset();
 }
 
 static void ush_init(int requested)

@@ -48,8 +48,8 @@
       "Back the program's static data with shared memory so PEs on the same node "   \
       "reach it with loads and stores; 0 sends it through UCX.")                      \
     X(barrier_algorithm, BARRIER_ALGORITHM, STRING, "auto",                           \
-      "Barrier algorithm (active-set shmem_barrier/shmem_sync): auto or "             \
-      "dissemination.")                                                               \
+      "Algorithm of shmem_barrier_all, shmem_sync_all and shmem_team_sync: auto, "    \
+      "central or dissemination.")                                                    \
     X(bcast_algorithm, BCAST_ALGORITHM, STRING, "auto",                               \
       "Broadcast algorithm: auto, tree, chain or linear.")                            \
     X(collect_algorithm, COLLECT_ALGORITHM, STRING, "auto",                           \

@@ -25,14 +25,20 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
  * process that ran a whole time slice: one that computes (another job's,
  * or a peer in a long loop), not a waiter like us. */
 #define USH_TP_YIELD_LOST_US 2000
+/* Two such yields this close together mean such a process is there; one
+ * alone is as likely another job's burst, or a daemon's, that is already
+ * over (8 PEs on 2 cores: one lost yield in a 20 ms stretch of barriers
+ * made the rest of it nap, 82-85 us a barrier against 12-19). */
+#define USH_TP_YIELD_LOST_AGAIN_US 20000
 /* How long every wait of this process then naps instead of yielding,
  * before one yield tries again. */
 #define USH_TP_NAP_HOLD_US 50000
 
 int ush_tp_yield, ush_tp_yield_at_once;
 
-/* Until when (ush_arch_ticks) waits nap; shared by the process's threads. */
-static uint64_t ush_tp_nap_until;
+/* Until when (ush_arch_ticks) waits nap, and when the last lost yield
+ * ended; shared by the process's threads. */
+static uint64_t ush_tp_nap_until, ush_tp_yield_lost_at;
 
 void ush_tp_idle(unsigned step)
 {
@@ -57,10 +63,23 @@ void ush_tp_idle(unsigned step)
     }
     sched_yield();
     uint64_t after = ush_arch_ticks();
-    if (after - now > USH_TP_YIELD_LOST_US * ush_arch_ticks_per_us()) {
-        __atomic_store_n(&ush_tp_nap_until, after + USH_TP_NAP_HOLD_US * ush_arch_ticks_per_us(),
-                         __ATOMIC_RELAXED);
+    uint64_t per_us = ush_arch_ticks_per_us();
+    if (after - now > USH_TP_YIELD_LOST_US * per_us) {
+        uint64_t last = __atomic_exchange_n(&ush_tp_yield_lost_at, after, __ATOMIC_RELAXED);
+        if (last != 0 && now < last + USH_TP_YIELD_LOST_AGAIN_US * per_us) {
+            uint64_t until = after + USH_TP_NAP_HOLD_US * per_us;
+            __atomic_store_n(&ush_tp_nap_until, until, __ATOMIC_RELAXED);
+            /* The yield that tries again after the hold counts as the
+             * second: if the process is still there, nap on at once. */
+            __atomic_store_n(&ush_tp_yield_lost_at, until, __ATOMIC_RELAXED);
+        }
     }
+}
+
+void ush_tp_idle_reset(void)
+{
+    __atomic_store_n(&ush_tp_nap_until, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&ush_tp_yield_lost_at, 0, __ATOMIC_RELAXED);
 }
 
 /* Memory ordering: ucp_request_check_status is a plain read of the

@@ -201,10 +201,13 @@ int  ush_tp_progress(ush_tp_ctx_t *c);
  * the waiter runnable, and with dozens of waiters per core (or other
  * jobs' busy processes) the PEs and daemons that have work (the PMIx
  * server answering a fence, a peer finishing its part) would get a core
- * only after every waiter has had its turn. A yield that lost the core
- * for milliseconds (to a process that computes) makes the process's
- * waits nap for a while instead of yielding (transport/ops.c says why). */
+ * only after every waiter has had its turn. Two yields close together
+ * that each lost the core for milliseconds (to a process that computes)
+ * make the process's waits nap for a while instead of yielding
+ * (transport/ops.c says why); shmem_init forgets what start-up taught. */
 void ush_tp_idle(unsigned step);
+/* Forget what earlier waits learnt about the cores (see ush_tp_idle). */
+void ush_tp_idle_reset(void);
 extern int ush_tp_yield, ush_tp_yield_at_once;
 
 #endif
