@@ -238,6 +238,40 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key_base, int pe,
     return bad ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
 }
 
+typedef struct {
+    int pe;
+    void (*fn)(int pe, const void *blob, size_t len, void *arg);
+    void *arg;
+} ush_tp_lookup_nb_t;
+
+static void ush_tp_lookup_nb_done(pmix_status_t rc, pmix_value_t *val, void *cbdata)
+{
+    ush_tp_lookup_nb_t *req = cbdata;
+    int ok = rc == PMIX_SUCCESS && val && val->type == PMIX_BYTE_OBJECT;
+    req->fn(req->pe, ok ? val->data.bo.bytes : NULL, ok ? val->data.bo.size : 0, req->arg);
+    free(req);
+}
+
+ush_tp_status_t ush_tp_bootstrap_lookup_nb(const char *key_base, int pe,
+                                           void (*fn)(int pe, const void *blob, size_t len,
+                                                      void *arg),
+                                           void *arg)
+{
+    if (!ush_tp_pmix_up) return USH_TP_ERR_BOOTSTRAP;
+    ush_tp_lookup_nb_t *req = malloc(sizeof(*req));
+    if (!req) return USH_TP_ERR_NOMEM;
+    *req = (ush_tp_lookup_nb_t){ pe, fn, arg };
+    char        key[PMIX_MAX_KEYLEN + 1];
+    pmix_proc_t proc;
+    ush_tp_bootstrap_key(key, sizeof(key), key_base);
+    PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
+    if (PMIx_Get_nb(&proc, key, NULL, 0, ush_tp_lookup_nb_done, req) != PMIX_SUCCESS) {
+        free(req);
+        return USH_TP_ERR_BOOTSTRAP;
+    }
+    return USH_TP_OK;
+}
+
 void ush_tp_bootstrap_finalize(void)
 {
     if (ush_tp_pmix_up) {

@@ -212,11 +212,9 @@ void ush_tp_seg_destroy(int seg)
     ush_tp.seg_owned[seg] = NULL;
 }
 
-char *ush_tp_share_attach(int pe, int seg)
+char *ush_tp_share_map(const ush_tp_share_t *sh)
 {
-    ush_tp_peer_t        *peer = ush_tp_peer(pe);
-    const ush_tp_share_t *sh   = &peer->share[seg];
-    char                  path[64];
+    char path[64];
 
     if (sh->len == 0) return NULL;
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)sh->pid, (int)sh->fd);
@@ -224,10 +222,16 @@ char *ush_tp_share_attach(int pe, int seg)
     if (fd < 0) return NULL; /* not permitted here: the peer stays on UCX */
     char *map = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
-    if (map == MAP_FAILED) return NULL;
+    return map == MAP_FAILED ? NULL : map;
+}
 
-    peer->share_map[seg] = map;
-    return map + sh->offset;
+char *ush_tp_share_attach(int pe, int seg)
+{
+    ush_tp_peer_t *peer = ush_tp_peer(pe);
+
+    /* Mapped already when the peer was read ahead. */
+    if (!peer->share_map[seg]) peer->share_map[seg] = ush_tp_share_map(&peer->share[seg]);
+    return peer->share_map[seg] ? peer->share_map[seg] + peer->share[seg].offset : NULL;
 }
 
 void ush_tp_share_detach_all(void)

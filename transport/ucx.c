@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -32,7 +33,7 @@ unsigned       ush_tp_local_mapped;
 #define USH_TP_WORKER_SHM_BYTES (5 << 18)
 
 static ush_tp_ctx_t ush_tp_ctx_default_obj;
-static char         ush_tp_errbuf[512];
+static __thread char ush_tp_errbuf[512];
 
 void ush_tp_set_error(const char *fmt, ...)
 {
@@ -381,16 +382,109 @@ bad:
     return -1;
 }
 
+static void ush_tp_peer_release(ush_tp_peer_t *peer)
+{
+    free(peer->worker_addr);
+    for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
+        free(peer->rkey_buf[s]);
+        if (peer->share_map[s]) munmap(peer->share_map[s], peer->share[s].len);
+    }
+}
+
+static int ush_tp_ahead_map; /* look-aheads map the peers too */
+
+/* A peer's blob arrived on PMIx's thread: read it and (ush_tp_ahead_map)
+ * map what the peer shares, here, off the program's path. No lock: a thread loading this
+ * peer may hold peer_lock while it waits for exactly this. */
+static void ush_tp_peer_arrived(int pe, const void *blob, size_t len, void *arg)
+{
+    ush_tp_peer_t *peer = arg, *ahead = blob ? calloc(1, sizeof(*ahead)) : NULL;
+    int            ok   = ahead && ush_tp_peer_unpack(pe, blob, len, ahead) == 0;
+
+    if (!ok && ahead) {
+        ush_tp_peer_release(ahead);
+        free(ahead);
+        ahead = NULL;
+    }
+    for (uint32_t s = 0; ok && ush_tp_ahead_map && s < ahead->head.nsegs; s++)
+        ahead->share_map[s] = ush_tp_share_map(&ahead->share[s]);
+    peer->ahead_peer = ahead;
+    __atomic_store_n(&peer->ahead, ok ? USH_TP_AHEAD_READY : USH_TP_AHEAD_FAILED,
+                     __ATOMIC_RELEASE);
+}
+
+/* The first access to a node-local peer needs its blob (a PMIx_Get) and
+ * the segment mapped (an open and an mmap). Each PMIx_Get hands the
+ * request to PMIx's thread and waits for the answer, a thread switch each
+ * way; with the PEs outnumbering the cores that thread waits for a core
+ * behind every waiting PE: 50-300 us at 32 PEs on 2 cores, and a
+ * segment's mapping 15-25 more. Asked for all at once after the wire-up
+ * fence, the node's blobs arrive on PMIx's thread in the background, and
+ * on up to USH_TP_AHEAD_MAP_MAX PEs a node that thread maps them too: a
+ * first access then costs a page fault. Both are n lookups (and maps) by
+ * each of n PEs: at 256 PEs on 2 cores the lookups cost start-up nothing
+ * measurable and the maps 1.7-2 s of 7; beyond USH_TP_AHEAD_MAX nothing
+ * is looked up ahead. */
+#define USH_TP_AHEAD_MAX     256
+#define USH_TP_AHEAD_MAP_MAX 64
+
+static void ush_tp_peer_ahead(void)
+{
+    int nlocal = 0, me = ush_tp_job.rank;
+    for (int pe = 0; pe < ush_tp_job.size; pe++) nlocal += ush_tp.local[pe] != 0;
+    if (nlocal < 2 || nlocal > USH_TP_AHEAD_MAX) return;
+    ush_tp_ahead_map = nlocal <= USH_TP_AHEAD_MAP_MAX;
+    for (int i = 1; i < ush_tp_job.size; i++) {
+        int            pe   = (me + i) % ush_tp_job.size; /* neighbours first */
+        ush_tp_peer_t *peer = &ush_tp.peers[pe];
+        if (!ush_tp.local[pe]) continue;
+        peer->ahead = USH_TP_AHEAD_PENDING;
+        if (ush_tp_bootstrap_lookup_nb(USH_TP_WIREUP_KEY, pe, ush_tp_peer_arrived, peer) !=
+            USH_TP_OK)
+            peer->ahead = USH_TP_AHEAD_NONE;
+    }
+}
+
+/* Wait for every look-ahead still out (they write into the peers array),
+ * then drop the ones no access took. */
+static void ush_tp_peer_ahead_drain(void)
+{
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        ush_tp_peer_t *peer = &ush_tp.peers[pe];
+        for (unsigned idle = 0;
+             __atomic_load_n(&peer->ahead, __ATOMIC_ACQUIRE) == USH_TP_AHEAD_PENDING;)
+            ush_tp_idle(idle++);
+        if (peer->ahead_peer) {
+            ush_tp_peer_release(peer->ahead_peer);
+            free(peer->ahead_peer);
+            peer->ahead_peer = NULL;
+        }
+    }
+}
+
 ush_tp_peer_t *ush_tp_peer_load(int pe)
 {
     ush_tp_peer_t *peer = &ush_tp.peers[pe];
 
     pthread_mutex_lock(&ush_tp.peer_lock);
     if (!peer->loaded) {
-        if (ush_tp_bootstrap_lookup(USH_TP_WIREUP_KEY, pe, ush_tp_peer_unpack, peer) !=
-            USH_TP_OK) {
-            ush_tp_fatal("wire-up with PE %d: %s", pe, ush_tp_strerror());
+        int ahead;
+        for (unsigned idle = 0; (ahead = __atomic_load_n(&peer->ahead, __ATOMIC_ACQUIRE)) ==
+                                USH_TP_AHEAD_PENDING;)
+            ush_tp_idle(idle++);
+        int bad = 0;
+        if (ahead == USH_TP_AHEAD_READY) {
+            ush_tp_peer_t *read = peer->ahead_peer;
+            *peer       = *read;
+            peer->ahead = ahead;
+            peer->ahead_peer = NULL;
+            peer->loaded     = 0;
+            free(read);
+        } else {
+            bad = ush_tp_bootstrap_lookup(USH_TP_WIREUP_KEY, pe, ush_tp_peer_unpack, peer) !=
+                  USH_TP_OK;
         }
+        if (bad) ush_tp_fatal("wire-up with PE %d: %s", pe, ush_tp_strerror());
         __atomic_store_n(&peer->loaded, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&ush_tp.peer_lock);
@@ -438,38 +532,40 @@ static int ush_tp_device_atomics(void)
     return found;
 }
 
-/* Map node-local peer pe's segments into our address space: those the
- * peer shared through a memfd (its heap, and its static data unless
- * SHMEM_SHARE_STATIC=0). Others stay on UCX. Under map_lock. */
-static void ush_tp_map_peer(int pe)
+/* Map segment s of node-local peer pe into our address space if the peer
+ * shared it through a memfd (its heap, and its static data unless
+ * SHMEM_SHARE_STATIC=0); otherwise it stays on UCX. Under map_lock. Each
+ * segment on its first access: a mapping is an open and an mmap, and
+ * many programs touch only the heap. */
+static void ush_tp_map_seg(int pe, int s)
 {
-    for (int s = 0; s < ush_tp.nsegs; s++) {
-        void *ptr = ush_tp_share_attach(pe, s);
-        /* Every PE agreed at start-up that this segment of node-local
-         * peers maps (SHMEM_TEAM_SHARED and the collectives rely on it); a
-         * peer whose does not is on a node whose processes differ in what
-         * they may do to each other. */
-        if (!ptr && (ush_tp_local_mapped & (1u << s))) {
-            ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), which runs on "
-                         "this node, although every PE could map its neighbour's at start-up; run "
-                         "the PEs of a node in one container and PID namespace, or set "
-                         "SHMEM_SHARE_STATIC=0 if segment 1 (static data) is the one", pe, s);
-        }
-        __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
+    void *ptr = ush_tp_share_attach(pe, s);
+    /* Every PE agreed at start-up that this segment of node-local peers
+     * maps (SHMEM_TEAM_SHARED and the collectives rely on it); a peer
+     * whose does not is on a node whose processes differ in what they may
+     * do to each other. */
+    if (!ptr && (ush_tp_local_mapped & (1u << s))) {
+        ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), which runs on "
+                     "this node, although every PE could map its neighbour's at start-up; run "
+                     "the PEs of a node in one container and PID namespace, or set "
+                     "SHMEM_SHARE_STATIC=0 if segment 1 (static data) is the one", pe, s);
     }
+    __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
 }
 
 char *ush_tp_map_miss(int pe, int seg)
 {
-    char **slot = &ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    char        **slot = &ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    unsigned char bit  = (unsigned char)(1u << seg);
 
-    /* A peer is mapped once, by the first thread to need it; the others
-     * see the slots it stored once they see pending cleared (release). */
-    if (__atomic_load_n(&ush_tp.map_pending[pe], __ATOMIC_ACQUIRE)) {
+    /* A segment is mapped once, by the first thread to need it; the others
+     * see the slot it stored once they see its pending bit cleared
+     * (release). */
+    if (__atomic_load_n(&ush_tp.map_pending[pe], __ATOMIC_ACQUIRE) & bit) {
         pthread_mutex_lock(&ush_tp.map_lock);
-        if (ush_tp.map_pending[pe]) {
-            ush_tp_map_peer(pe);
-            __atomic_store_n(&ush_tp.map_pending[pe], 0, __ATOMIC_RELEASE);
+        if (ush_tp.map_pending[pe] & bit) {
+            ush_tp_map_seg(pe, seg);
+            __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~bit, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&ush_tp.map_lock);
     }
@@ -577,12 +673,14 @@ ush_tp_status_t ush_tp_wireup(void)
     free(blob);
     if (ret != USH_TP_OK) goto out_release;
     ush_tp.peers[me].loaded = 1;
+    ush_tp_peer_ahead();
 
     for (int s = 0; s < ush_tp.nsegs; s++) {
         ush_tp_map[(size_t)me * USH_TP_MAX_SEGS + s] = ush_tp.seg_base[s];
     }
     for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        ush_tp.map_pending[pe] = pe != me && ush_tp.local[pe];
+        ush_tp.map_pending[pe] =
+            pe != me && ush_tp.local[pe] ? (unsigned char)((1u << ush_tp.nsegs) - 1) : 0;
     }
     /* CPU atomics on mapped memory agree with UCX's unless a network
      * device performs atomics on the same memory: UCX's software atomics
@@ -710,6 +808,7 @@ void ush_tp_finalize(void)
     }
     ush_tp_ctx_free(c);
     ucp_worker_destroy(c->worker);
+    ush_tp_peer_ahead_drain();
     ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {
         if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);

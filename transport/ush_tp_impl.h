@@ -27,9 +27,15 @@ typedef struct {
     uint64_t start;  /* ush_tp_proc_start() of the peer */
 } ush_tp_blob_head_t;
 
+/* A look-ahead of a peer (ush_tp_peer_ahead): PMIx's thread stores what
+ * it read and mapped, then the state (release). */
+enum { USH_TP_AHEAD_NONE, USH_TP_AHEAD_PENDING, USH_TP_AHEAD_READY, USH_TP_AHEAD_FAILED };
+
 /* What a PE published about itself at wire-up, read on first use. */
-typedef struct {
+typedef struct ush_tp_peer {
     int                loaded;          /* the rest is valid (release-stored) */
+    int                ahead;           /* USH_TP_AHEAD_*, the look-ahead's state */
+    struct ush_tp_peer *ahead_peer;     /* READY: the peer as read ahead, ours to take */
     ush_tp_blob_head_t head;
     void              *worker_addr;     /* ucp worker address blob */
     uint64_t           seg_base[USH_TP_MAX_SEGS];
@@ -82,7 +88,7 @@ typedef struct {
     int             nsegs;
     ush_tp_peer_t  *peers;      /* [pe], each loaded on first use */
     int            *local;      /* [pe]: on this node */
-    unsigned char  *map_pending; /* [pe]: a node-local peer not yet mapped */
+    unsigned char  *map_pending; /* [pe]: bit s, a node-local peer's segment s not yet mapped */
     pthread_mutex_t peer_lock;  /* loading a peer */
     pthread_mutex_t map_lock;   /* mapping a peer */
 } ush_tp_state_t;
@@ -160,6 +166,14 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key, int pe,
                                                   void *arg),
                                         void *arg);
 
+/* Ask for PE pe's blob under key without waiting: fn(pe, blob, len, arg)
+ * runs later on PMIx's own thread (blob NULL if the lookup failed), and
+ * must not take a lock that a thread waiting in a PMIx call may hold. */
+ush_tp_status_t ush_tp_bootstrap_lookup_nb(const char *key, int pe,
+                                           void (*fn)(int pe, const void *blob, size_t len,
+                                                      void *arg),
+                                           void *arg);
+
 /* A fence across the job during which progress(arg) keeps running, so
  * peers still draining traffic towards this PE are served. */
 ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg);
@@ -186,6 +200,9 @@ void ush_tp_private_sysv(void);
 
 /* Map node-local peer pe's shared segment seg; NULL when it cannot be. */
 char *ush_tp_share_attach(int pe, int seg);
+/* Map the segment a peer shared through sh (its base), or NULL. Touches
+ * nothing else: PMIx's thread maps ahead with it. */
+char *ush_tp_share_map(const ush_tp_share_t *sh);
 void  ush_tp_share_detach_all(void);
 
 /* Wait for a request returned by a *_nbx call, driving progress. */
