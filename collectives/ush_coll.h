@@ -74,7 +74,7 @@ typedef struct {
 } ush_coll_layout_t;
 
 /* Active sets: the words of one channel (aset_chan.c), all regions. */
-#define USH_COLL_ASET_RED      264
+#define USH_COLL_ASET_RED      1056
 #define USH_COLL_ASET_MBOX     { 256, 1024, 2112, 4112 }
 #define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 256 + 1024 + 2112 + 4112)
 /* One bank of a team's sync words. */
