@@ -234,19 +234,6 @@ char *ush_tp_share_attach(int pe, int seg)
     return peer->share_map[seg] ? peer->share_map[seg] + peer->share[seg].offset : NULL;
 }
 
-void ush_tp_share_detach_all(void)
-{
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
-            ush_tp_peer_t *peer = &ush_tp.peers[pe];
-            if (peer->share_map[s]) munmap(peer->share_map[s], peer->share[s].len);
-        }
-    }
-    /* Our own static data stays on its memfd, and so does the descriptor
-     * peers open it through: the program still runs on it, and a later
-     * shmem_init shares it again. */
-}
-
 /* UCX creates its System V segments (each worker's receive FIFO, when the
  * user's UCX_TLS brings back the sysv transport) with mode 0660, fixed in its source, and the shmid is all a member
  * of the job's group needs to attach one. Take the group's access away

@@ -809,15 +809,13 @@ void ush_tp_finalize(void)
     ush_tp_ctx_free(c);
     ucp_worker_destroy(c->worker);
     ush_tp_peer_ahead_drain();
-    ush_tp_share_detach_all();
     for (int s = 0; s < ush_tp.nsegs; s++) {
         if (ush_tp.seg_memh[s]) ucp_mem_unmap(ush_tp.context, ush_tp.seg_memh[s]);
         ush_tp_seg_destroy(s);
     }
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        free(ush_tp.peers[pe].worker_addr);
-        for (int s = 0; s < USH_TP_MAX_SEGS; s++) free(ush_tp.peers[pe].rkey_buf[s]);
-    }
+    /* Our own static data stays on its memfd (the program runs on it, and
+     * a later shmem_init shares it again): only peers' mappings go. */
+    for (int pe = 0; pe < ush_tp_job.size; pe++) ush_tp_peer_release(&ush_tp.peers[pe]);
     free(ush_tp.peers);
     free(ush_tp_map);
     free(ush_tp.map_pending);

@@ -203,7 +203,6 @@ char *ush_tp_share_attach(int pe, int seg);
 /* Map the segment a peer shared through sh (its base), or NULL. Touches
  * nothing else: PMIx's thread maps ahead with it. */
 char *ush_tp_share_map(const ush_tp_share_t *sh);
-void  ush_tp_share_detach_all(void);
 
 /* Wait for a request returned by a *_nbx call, driving progress. */
 ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req);
