@@ -28,6 +28,8 @@ PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plug
 # MPI + OpenSHMEM in one program (test/cluster/mpi_interop.c): Open MPI's
 # headers and mpicc.
 PKG_TEST += libopenmpi-dev
+# The job profile's plots (test/profile/): gnuplot without X.
+PKG_TEST += gnuplot-nox
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
 PKG_FUZZ  = clang libclang-rt-14-dev

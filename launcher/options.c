@@ -55,6 +55,8 @@ static void ush_run_usage(FILE *out)
 "                        this machine's cores, none otherwise (srun and\n"
 "                        mpirun keep their own default)\n"
 "  --report-bindings     print each PE's binding on stderr before it starts\n"
+"  --profile             profile the job (SHMEM_PROFILE=1): PE 0 writes\n"
+"                        ushmem-profile.txt and its plots at the end\n"
 "  --launcher auto|embedded|srun|mpirun\n"
 "                        who starts the PEs (default auto: srun inside a\n"
 "                        Slurm allocation, mpirun with --host/--hostfile,\n"
@@ -348,6 +350,9 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
             i += 2;
         } else if (strcmp(arg, "--tag-output") == 0) {
             opts->tag_output = 1;
+        } else if (strcmp(arg, "--profile") == 0) {
+            /* one word of argv: exports has room for it */
+            opts->exports[opts->nexports++] = (char *)"SHMEM_PROFILE=1";
         } else if (ush_run_opt_is(arg, "-x")) {
             if ((val = ush_run_opt_value(argc, argv, &i, "-x")) == NULL) {
                 return USH_RUN_ERR_USAGE;

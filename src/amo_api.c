@@ -7,6 +7,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "transport/ush_bits.h"
@@ -38,7 +39,9 @@ static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_a
                                      void *old, const void *remote, const void *value,
                                      const void *cond, size_t size, int pe)
 {
+    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
+    USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     uint64_t bits = ush_amo_fetch(ctx, op, (void *)remote, value ? ush_bits_load(value, size) : 0,
                                   cond ? ush_bits_load(cond, size) : 0, size, pe);
     ush_bits_store(old, bits, size);
@@ -48,7 +51,9 @@ static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_a
 static inline void ush_api_amo_post(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
                                     void *dest, const void *value, size_t size, int pe)
 {
+    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, "dest", dest, size, pe);
+    USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     ush_amo_post(ctx, op, dest, ush_bits_load(value, size), size, pe);
 }
 
@@ -58,7 +63,9 @@ static inline void ush_api_amo_nbi(const char *routine, shmem_ctx_t ctx, ush_amo
                                    void *fetch, const void *remote, const void *value,
                                    const void *cond, size_t size, int pe)
 {
+    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
+    USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     ush_amo_fetch_nbi(ctx, op, fetch, (void *)remote, value ? ush_bits_load(value, size) : 0,
                       cond ? ush_bits_load(cond, size) : 0, size, pe);
 }

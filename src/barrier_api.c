@@ -4,17 +4,20 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 
 USH_API(void, shmem_barrier_all)(void)
 {
+    USH_PROF_SCOPE("shmem_barrier_all");
     USH_CHECK_INIT("shmem_barrier_all");
     ush_barrier_all();
 }
 
 USH_API(void, shmem_sync_all)(void)
 {
+    USH_PROF_SCOPE("shmem_sync_all");
     USH_CHECK_INIT("shmem_sync_all");
     ush_sync_all();
 }

@@ -17,6 +17,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "collectives/ush_coll.h"
@@ -127,6 +128,7 @@ static void aset_done(aset_call_t *c)
 
 USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
+    USH_PROF_SCOPE("shmem_barrier");
     aset_call_t c;
     if (!aset_begin("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, &c)) return;
     ush_quiet(SHMEM_CTX_DEFAULT);
@@ -136,6 +138,7 @@ USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *
 
 USH_API(void, shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
+    USH_PROF_SCOPE("shmem_sync");
     aset_call_t c;
     if (!aset_begin("shmem_sync", PE_start, logPE_stride, PE_size, pSync, &c)) return;
     ush_coll_barrier_aset(aset_chan(&c));
@@ -146,10 +149,12 @@ void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t 
                     size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
                     long *pSync)
 {
+    USH_PROF_SCOPE(routine);
     aset_call_t c;
     size_t      bytes;
     if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     if (PE_root < 0 || PE_root >= PE_size) {
         ush_fatal(routine, "PE_root %d is out of range: it counts members of the active set, "
                   "0 to %d", PE_root, PE_size - 1);
@@ -165,10 +170,12 @@ static void aset_collect(const char *routine, int fixed, void *dest, const void 
                          size_t nelems, size_t esize, int PE_start, int logPE_stride,
                          int PE_size, long *pSync)
 {
+    USH_PROF_SCOPE(routine);
     aset_call_t c;
     size_t      bytes, total;
     if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     if (fixed) {
         USH_CHECK_NBYTES(routine, "nelems (times PE_size)", nelems, esize * (size_t)PE_size,
                          &total);
@@ -185,11 +192,13 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                           ptrdiff_t sst, size_t nelems, size_t esize, int PE_start,
                           int logPE_stride, int PE_size, long *pSync)
 {
+    USH_PROF_SCOPE(routine);
     aset_call_t c;
     if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }
+    USH_PROF_BYTES(nelems * esize * (size_t)PE_size);
     if (nelems) {
         /* dest holds PE_size blocks of nelems elements dst apart. */
         size_t blocks, span;
@@ -253,9 +262,11 @@ void ush_aset_reduce(const char *routine, void *dest, const void *source, int nr
                      size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
                      int PE_size, void *pWrk, long *pSync)
 {
+    USH_PROF_SCOPE(routine);
     aset_call_t c;
     if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (nreduce < 0) ush_fatal(routine, "nreduce is %d; it must not be negative", nreduce);
+    USH_PROF_BYTES((size_t)nreduce * esize);
     if (nreduce == 0) return; /* pWrk, dest and source may be NULL */
     size_t wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;

@@ -13,6 +13,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_team.h"
@@ -51,10 +52,12 @@ static int team_end(shmem_team_t team)
 static int team_bcast(const char *routine, shmem_team_t team, void *dest, const void *source,
                       size_t nelems, size_t esize, int PE_root)
 {
+    USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     if (PE_root < 0 || PE_root >= team->size) {
         ush_fatal(routine, "PE_root %d is out of range: the team has %d PEs (0 to %d)", PE_root,
                   team->size, team->size - 1);
@@ -70,10 +73,12 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
 static int team_collect(const char *routine, int fixed, shmem_team_t team, void *dest,
                         const void *source, size_t nelems, size_t esize)
 {
+    USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes, total;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     if (fixed) {
         USH_CHECK_NBYTES(routine, "nelems (times the team size)", nelems,
                          esize * (size_t)team->size, &total);
@@ -89,9 +94,11 @@ static int team_collect(const char *routine, int fixed, shmem_team_t team, void 
 static int team_alltoall(const char *routine, shmem_team_t team, void *dest, const void *source,
                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize)
 {
+    USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     if (team_begin(routine, team, &s)) return -1;
     if (dst < 1 || sst < 1) ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
+    USH_PROF_BYTES(nelems * esize * (size_t)team->size);
     if (nelems) {
         /* dest holds team-size blocks of nelems elements dst apart. */
         size_t blocks, span;
@@ -110,10 +117,12 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
 static int team_reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
                        size_t nreduce, size_t esize, ush_coll_op_fn_t op)
 {
+    USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nreduce", nreduce, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return 0;
     ush_coll_reduce(&s, dest, source, nreduce, esize, op);
@@ -123,10 +132,12 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
 static int team_scan(const char *routine, shmem_team_t team, void *dest, const void *source,
                      size_t nelems, size_t esize, ush_coll_op_fn_t sum, int exclusive)
 {
+    USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
     if (team_begin(routine, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
+    USH_PROF_BYTES(bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return 0;
     ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive);

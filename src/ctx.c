@@ -15,6 +15,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_team.h"
@@ -139,11 +140,13 @@ static int ush_ctx_create(const char *routine, shmem_team_t team, long options, 
 
 USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
+    USH_PROF_SCOPE("shmem_team_create_ctx");
     return ush_ctx_create("shmem_team_create_ctx", team, options, ctx);
 }
 
 USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
 {
+    USH_PROF_SCOPE("shmem_ctx_create");
     return ush_ctx_create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
 }
 
@@ -173,6 +176,7 @@ static void ush_ctx_free(struct ush_ctx *c)
 
 USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
 {
+    USH_PROF_SCOPE("shmem_ctx_destroy");
     USH_CHECK_INIT("shmem_ctx_destroy");
     if (ctx == SHMEM_CTX_INVALID) return;
     if (ctx == SHMEM_CTX_DEFAULT) {

@@ -6,6 +6,7 @@
 #include "arch/ush_arch.h"
 #include "ush_check.h"
 #include "ush_fault.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
@@ -260,6 +261,7 @@ static void ush_init_locked(int requested)
         return;
     }
 
+    uint64_t t_start = ush_prof_now();
     ush_tp_check("PMIx bootstrap", ush_tp_bootstrap_init());
     ush_g.my_pe      = ush_tp_job.rank;
     ush_g.n_pes      = ush_tp_job.size;
@@ -271,6 +273,7 @@ static void ush_init_locked(int requested)
         ush_fatal("shmem_init", "%s", err);
     }
     ush_env_warn_typos();
+    ush_prof_init(t_start);
     /* Everything a bad environment can stop the job for is checked before
      * UCX exists: a PE killed because its peer stopped first then has no
      * UCX state to leave half made. */
@@ -321,6 +324,7 @@ static void ush_init_locked(int requested)
     /* Peers still loading and starting up took the cores from our waits:
      * that says nothing about the program that runs now. */
     ush_tp_idle_reset();
+    ush_prof_init_done();
 }
 
 static void ush_init(int requested)
@@ -356,6 +360,7 @@ USH_API(void, shmem_query_initialized)(int *initialized)
 static void ush_finalize_locked(void)
 {
     if (!ush_g.initialized || --ush_g.init_count > 0) return;
+    uint64_t t_start = ush_prof_now();
     /* Contexts left alive complete their operations; then everything
      * outstanding completes and every PE arrives before any PE tears down
      * memory a peer may still be writing. */
@@ -368,6 +373,8 @@ static void ush_finalize_locked(void)
     ush_wait_beacon_fini();
     ush_symm_fini();
     ush_tp_finalize();
+    /* Last: the report's gather needs only the launcher. */
+    ush_prof_finalize(t_start);
 }
 
 USH_API(void, shmem_finalize)(void)

@@ -23,6 +23,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
@@ -98,6 +99,7 @@ static inline void ush_lock_acquired(void)
 
 USH_API(void, shmem_set_lock)(long *lock)
 {
+    USH_PROF_SCOPE("shmem_set_lock");
     ush_lock_t l = ush_lock_enter("shmem_set_lock", lock);
 
     ush_lock_node_reset(&l);
@@ -124,6 +126,7 @@ USH_API(void, shmem_set_lock)(long *lock)
 
 USH_API(int, shmem_test_lock)(long *lock)
 {
+    USH_PROF_SCOPE("shmem_test_lock");
     ush_lock_t l = ush_lock_enter("shmem_test_lock", lock);
 
     ush_lock_node_reset(&l);
@@ -142,6 +145,7 @@ USH_API(int, shmem_test_lock)(long *lock)
 
 USH_API(void, shmem_clear_lock)(long *lock)
 {
+    USH_PROF_SCOPE("shmem_clear_lock");
     ush_lock_t l = ush_lock_enter("shmem_clear_lock", lock);
 
     /* The spec: stores made while holding the lock are complete before the

@@ -6,6 +6,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
@@ -84,11 +85,15 @@ static void *ush_alloc(const char *routine, size_t size, size_t align)
 
 USH_API(void *, shmem_malloc)(size_t size)
 {
+    USH_PROF_SCOPE("shmem_malloc");
+    USH_PROF_BYTES(size);
     return ush_alloc("shmem_malloc", size, 1);
 }
 
 USH_API(void *, shmem_malloc_with_hints)(size_t size, long hints)
 {
+    USH_PROF_SCOPE("shmem_malloc_with_hints");
+    USH_PROF_BYTES(size);
     /* Hints only allow optimisations; every block already suits atomics
      * and signals. */
     (void)hints;
@@ -97,6 +102,8 @@ USH_API(void *, shmem_malloc_with_hints)(size_t size, long hints)
 
 USH_API(void *, shmem_align)(size_t alignment, size_t size)
 {
+    USH_PROF_SCOPE("shmem_align");
+    USH_PROF_BYTES(size);
     if (alignment == 0 || (alignment & (alignment - 1))) {
         ush_warn("shmem_align", "alignment %zu is not a power of two; returning NULL",
                  alignment);
@@ -118,6 +125,7 @@ USH_API(void *, shmem_align)(size_t alignment, size_t size)
 
 USH_API(void *, shmem_calloc)(size_t count, size_t size)
 {
+    USH_PROF_SCOPE("shmem_calloc");
     size_t bytes;
     if (__builtin_mul_overflow(count, size, &bytes)) {
         ush_warn("shmem_calloc", "count %zu times size %zu overflows; returning NULL",
@@ -125,6 +133,7 @@ USH_API(void *, shmem_calloc)(size_t count, size_t size)
         ush_barrier_all();
         return NULL;
     }
+    USH_PROF_BYTES(bytes);
     USH_CHECK_INIT("shmem_calloc");
     if (ush_g.env.debug) ush_check_same_size("shmem_calloc", bytes, 1);
     void *p = bytes ? ush_heap_alloc(ush_g.heap, bytes, 1) : NULL;
@@ -139,6 +148,8 @@ USH_API(void *, shmem_calloc)(size_t count, size_t size)
 
 USH_API(void *, shmem_realloc)(void *ptr, size_t size)
 {
+    USH_PROF_SCOPE("shmem_realloc");
+    USH_PROF_BYTES(size);
     USH_CHECK_INIT("shmem_realloc");
     if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_realloc", ptr);
     /* Peers may still read or write the old block until all agree (the
@@ -156,6 +167,7 @@ USH_API(void *, shmem_realloc)(void *ptr, size_t size)
 
 USH_API(void, shmem_free)(void *ptr)
 {
+    USH_PROF_SCOPE("shmem_free");
     USH_CHECK_INIT("shmem_free");
     /* No PE may free a block a peer is still writing: barrier first. */
     ush_barrier_all();
@@ -165,21 +177,28 @@ USH_API(void, shmem_free)(void *ptr)
 /* Legacy names (OpenSHMEM 1.2). */
 USH_API(void *, shmalloc)(size_t size)
 {
+    USH_PROF_SCOPE("shmalloc");
+    USH_PROF_BYTES(size);
     return ush_alloc("shmalloc", size, 1);
 }
 
 USH_API(void, shfree)(void *ptr)
 {
+    USH_PROF_SCOPE("shfree");
     pshmem_free(ptr);
 }
 
 USH_API(void *, shrealloc)(void *ptr, size_t size)
 {
+    USH_PROF_SCOPE("shrealloc");
+    USH_PROF_BYTES(size);
     return pshmem_realloc(ptr, size);
 }
 
 USH_API(void *, shmemalign)(size_t alignment, size_t size)
 {
+    USH_PROF_SCOPE("shmemalign");
+    USH_PROF_BYTES(size);
     return pshmem_align(alignment, size);
 }
 

@@ -5,11 +5,13 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 
 USH_API(void, shmem_fence)(void)
 {
+    USH_PROF_SCOPE("shmem_fence");
     USH_CHECK_INIT("shmem_fence");
     ush_fence(SHMEM_CTX_DEFAULT);
 }
@@ -19,6 +21,7 @@ USH_API(void, shmem_fence)(void)
  * routines, for which it is an error). */
 USH_API(void, shmem_ctx_fence)(shmem_ctx_t ctx)
 {
+    USH_PROF_SCOPE("shmem_ctx_fence");
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_fence");
     USH_CHECK_CTX("shmem_ctx_fence", ctx);
@@ -27,12 +30,14 @@ USH_API(void, shmem_ctx_fence)(shmem_ctx_t ctx)
 
 USH_API(void, shmem_quiet)(void)
 {
+    USH_PROF_SCOPE("shmem_quiet");
     USH_CHECK_INIT("shmem_quiet");
     ush_quiet(SHMEM_CTX_DEFAULT);
 }
 
 USH_API(void, shmem_ctx_quiet)(shmem_ctx_t ctx)
 {
+    USH_PROF_SCOPE("shmem_ctx_quiet");
     if (ctx == SHMEM_CTX_INVALID) return;
     USH_CHECK_INIT("shmem_ctx_quiet");
     USH_CHECK_CTX("shmem_ctx_quiet", ctx);
@@ -45,6 +50,7 @@ USH_API(void, shmem_ctx_quiet)(shmem_ctx_t ctx)
 static void ush_pe_quiet(const char *routine, shmem_ctx_t ctx, const int *target_pes,
                          size_t npes)
 {
+    USH_PROF_SCOPE(routine);
     USH_CHECK_INIT(routine);
     USH_CHECK_CTX(routine, ctx);
     if (npes == 0) return;

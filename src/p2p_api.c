@@ -10,6 +10,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 
@@ -116,6 +117,7 @@ static size_t ush_scan_some(ush_p2p_pred_t pred, const void *ivars, size_t nelem
 static void ush_wait_until(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t size,
                            int cmp, const void *value)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivar, 1, size);
     USH_WAIT_UNTIL(pred(ivar, 0, cmp, value, 0));
     ush_p2p_acquire();
@@ -124,6 +126,7 @@ static void ush_wait_until(const char *routine, ush_p2p_pred_t pred, void *ivar,
 static void ush_wait_all(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                          size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (!ush_in_set(status, i)) continue;
@@ -135,6 +138,7 @@ static void ush_wait_all(const char *routine, ush_p2p_pred_t pred, void *ivars, 
 static size_t ush_wait_any(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                            size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return SIZE_MAX;
     size_t i;
@@ -147,6 +151,7 @@ static size_t ush_wait_some(const char *routine, ush_p2p_pred_t pred, void *ivar
                             size_t nelems, size_t *indices, const int *status, int cmp,
                             const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (ush_set_size(status, nelems) == 0) return 0;
     size_t n;
@@ -161,6 +166,7 @@ static size_t ush_wait_some(const char *routine, ush_p2p_pred_t pred, void *ivar
 static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t size, int cmp,
                     const void *value)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivar, 1, size);
     if (pred(ivar, 0, cmp, value, 0)) {
         ush_p2p_acquire();
@@ -175,6 +181,7 @@ static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t
 static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                         size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     for (size_t i = 0; i < nelems; i++) {
         if (ush_in_set(status, i) && !pred(ivars, i, cmp, cv, vec ? i : 0)) {
@@ -189,6 +196,7 @@ static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, s
 static size_t ush_test_any(const char *routine, ush_p2p_pred_t pred, void *ivars, size_t size,
                            size_t nelems, const int *status, int cmp, const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     if (nelems == 0) return SIZE_MAX;
     size_t i = ush_scan_any(pred, ivars, nelems, status, cmp, cv, vec);
@@ -204,6 +212,7 @@ static size_t ush_test_some(const char *routine, ush_p2p_pred_t pred, void *ivar
                             size_t nelems, size_t *indices, const int *status, int cmp,
                             const void *cv, int vec)
 {
+    USH_PROF_SCOPE(routine);
     ush_p2p_enter(routine, cmp, ivars, nelems, size);
     size_t n = ush_scan_some(pred, ivars, nelems, indices, status, cmp, cv, vec);
     if (n == 0) {

@@ -7,6 +7,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 
@@ -19,10 +20,12 @@ static inline void ush_api_contig(const char *routine, shmem_ctx_t ctx, int is_p
                                   void *dest, const void *source, size_t nelems, size_t elem,
                                   int pe)
 {
+    USH_PROF_SCOPE(routine);
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     USH_CHECK_NBYTES(routine, "nelems", nelems, elem, &nbytes);
+    USH_PROF_PEER(nbytes, ush_ctx_world_pe(ctx, pe));
     if (nbytes == 0) return;
     if (is_put) {
         USH_CHECK_SYMM(routine, "dest", dest, nbytes);
@@ -49,9 +52,11 @@ static inline void ush_api_strided(const char *routine, shmem_ctx_t ctx, int is_
                                    void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                                    size_t bsize, size_t nblocks, size_t elem, int pe)
 {
+    USH_PROF_SCOPE(routine);
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     if (nblocks == 0 || bsize == 0) return;
+    USH_PROF_PEER(nblocks * bsize * elem, ush_ctx_world_pe(ctx, pe));
     if (USH_UNLIKELY(dst < 1 || sst < 1)) {
         ush_fatal(routine, "strides must be at least 1 (dst = %td, sst = %td)", dst, sst);
     }

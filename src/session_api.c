@@ -12,12 +12,14 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 
 USH_API(void, shmem_ctx_session_start)(shmem_ctx_t ctx, long options,
                                        const shmem_ctx_session_config_t *config,
                                        long config_mask)
 {
+    USH_PROF_SCOPE("shmem_ctx_session_start");
     /* Any combination of options is allowed (the spec: none is undefined
      * behaviour), including ones this library does not know. */
     (void)options;
@@ -43,6 +45,7 @@ USH_API(void, shmem_ctx_session_start)(shmem_ctx_t ctx, long options,
 
 USH_API(void, shmem_ctx_session_stop)(shmem_ctx_t ctx)
 {
+    USH_PROF_SCOPE("shmem_ctx_session_stop");
     USH_CHECK_INIT("shmem_ctx_session_stop");
     /* SHMEM_CTX_INVALID included: stopping does nothing here */
     if (ctx != SHMEM_CTX_INVALID) USH_CHECK_CTX("shmem_ctx_session_stop", ctx);

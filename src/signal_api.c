@@ -7,6 +7,7 @@
  */
 #include "ush.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 
@@ -43,10 +44,13 @@ static inline void ush_api_put_signal(const char *routine, shmem_ctx_t ctx, int 
                                       const void *source, size_t nelems, size_t elem,
                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
+    USH_PROF_SCOPE(routine);
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     USH_CHECK_NBYTES(routine, "nelems", nelems, elem, &nbytes);
+    /* the payload and the 8-byte signal */
+    USH_PROF_PEER(nbytes + sizeof(uint64_t), ush_ctx_world_pe(ctx, pe));
     ush_amo_op_t op = ush_sig_op(routine, sig_op);
     ush_sig_check_addr(routine, sig_addr);
     if (nbytes) {
@@ -63,9 +67,11 @@ static inline void ush_api_put_signal(const char *routine, shmem_ctx_t ctx, int 
 static inline void ush_api_signal_update(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
                                          uint64_t *sig_addr, uint64_t signal, int pe)
 {
+    USH_PROF_SCOPE(routine);
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     ush_sig_check_addr(routine, sig_addr);
+    USH_PROF_PEER(sizeof(uint64_t), ush_ctx_world_pe(ctx, pe));
     ush_amo_post(ctx, op, sig_addr, signal, sizeof(uint64_t), pe);
 }
 
@@ -125,6 +131,7 @@ USH_API(void, shmem_ctx_signal_set)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_
  * take, so the read is atomic with respect to them. */
 USH_API(uint64_t, shmem_signal_fetch)(const uint64_t *sig_addr)
 {
+    USH_PROF_SCOPE("shmem_signal_fetch");
     USH_CHECK_INIT("shmem_signal_fetch");
     ush_sig_check_addr("shmem_signal_fetch", sig_addr);
     return ush_amo_fetch(SHMEM_CTX_DEFAULT, USH_AMO_FETCH, (void *)sig_addr, 0, 0,
@@ -150,6 +157,7 @@ static inline int ush_sig_holds(uint64_t v, int cmp, uint64_t ref)
 USH_API(uint64_t, shmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     static const char routine[] = "shmem_signal_wait_until";
+    USH_PROF_SCOPE(routine);
     USH_CHECK_INIT(routine);
     if (USH_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)) {
         ush_fatal(routine,

@@ -12,6 +12,7 @@
  */
 #include "ush_team.h"
 #include "ush_check.h"
+#include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
@@ -194,6 +195,7 @@ USH_API(int, shmem_team_split_strided)(shmem_team_t parent_team, int start, int 
                                        int size, const shmem_team_config_t *config,
                                        long config_mask, shmem_team_t *new_team)
 {
+    USH_PROF_SCOPE("shmem_team_split_strided");
     USH_CHECK_INIT("shmem_team_split_strided");
     USH_CHECK_TEAM("shmem_team_split_strided", "parent_team", parent_team);
     *new_team = SHMEM_TEAM_INVALID;
@@ -222,6 +224,7 @@ USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
                                   const shmem_team_config_t *yaxis_config, long yaxis_mask,
                                   shmem_team_t *yaxis_team)
 {
+    USH_PROF_SCOPE("shmem_team_split_2d");
     USH_CHECK_INIT("shmem_team_split_2d");
     USH_CHECK_TEAM("shmem_team_split_2d", "parent_team", parent_team);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
@@ -302,6 +305,7 @@ USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_t
 
 USH_API(int, shmem_team_sync)(shmem_team_t team)
 {
+    USH_PROF_SCOPE("shmem_team_sync");
     USH_CHECK_INIT("shmem_team_sync");
     USH_CHECK_TEAM("shmem_team_sync", "team", team);
     if (team == SHMEM_TEAM_INVALID) return -1;
@@ -311,6 +315,7 @@ USH_API(int, shmem_team_sync)(shmem_team_t team)
 
 USH_API(void, shmem_team_destroy)(shmem_team_t team)
 {
+    USH_PROF_SCOPE("shmem_team_destroy");
     USH_CHECK_INIT("shmem_team_destroy");
     USH_CHECK_TEAM("shmem_team_destroy", "team", team);
     if (team == SHMEM_TEAM_INVALID) return;

@@ -59,7 +59,13 @@
     X(alltoall_algorithm, ALLTOALL_ALGORITHM, STRING, "auto",                         \
       "alltoall/alltoalls algorithm: auto, pairwise or linear.")                      \
     X(reduce_algorithm, REDUCE_ALGORITHM, STRING, "auto",                             \
-      "Reduction algorithm: auto, rd (recursive doubling), ring, linear or direct.")
+      "Reduction algorithm: auto, rd (recursive doubling), ring, linear or direct.")  \
+    X(profile, PROFILE, BOOL, "0",                                                    \
+      "Count calls, bytes and time per routine and bytes per peer on every PE; at "   \
+      "the end PE 0 writes the job's profile (SHMEM_PROFILE_FILE).")                   \
+    X(profile_file, PROFILE_FILE, STRING, "ushmem-profile.txt",                       \
+      "The profile's file, relative to PE 0's working directory; <base>-matrix.csv "  \
+      "and, with gnuplot, <base>-matrix.png and <base>-time.png go beside it.")
 
 typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
 

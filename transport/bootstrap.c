@@ -238,6 +238,23 @@ ush_tp_status_t ush_tp_bootstrap_lookup(const char *key_base, int pe,
     return bad ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK;
 }
 
+ush_tp_status_t ush_tp_gather(const char *key, const void *blob, size_t len, int root,
+                              int (*fn)(int pe, const void *blob, size_t len, void *arg),
+                              void *arg)
+{
+    ush_tp_status_t st = ush_tp_bootstrap_publish(key, blob, len);
+    if (st != USH_TP_OK || ush_tp_job.rank != root) return st;
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        st = pe == root ? (fn(pe, blob, len, arg) ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK)
+                        : ush_tp_bootstrap_lookup(key, pe, fn, arg);
+        if (st != USH_TP_OK) {
+            if (pe == root) ush_tp_set_error("PE %d's own %s blob is malformed", pe, key);
+            return st;
+        }
+    }
+    return USH_TP_OK;
+}
+
 typedef struct {
     int pe;
     void (*fn)(int pe, const void *blob, size_t len, void *arg);

@@ -92,6 +92,14 @@ ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size);
 ush_tp_status_t ush_tp_wireup(void);
 void            ush_tp_finalize(void);
 const char     *ush_tp_strerror(void);   /* reason of the last failure */
+/* Collective, on every PE: hand blob to PE root, where fn(pe, blob, len,
+ * arg) then runs for every PE's blob in PE order (root's own is the one it
+ * passed); fn returns non-zero on a malformed blob, which stops the walk.
+ * Through the launcher's PMIx, so it needs no transport state: it also
+ * works after ush_tp_finalize. */
+ush_tp_status_t ush_tp_gather(const char *key, const void *blob, size_t len, int root,
+                              int (*fn)(int pe, const void *blob, size_t len, void *arg),
+                              void *arg);
 
 /* The default context's worker is the one every peer's endpoints reach:
  * it serves all incoming requests, so every wait of any context also
