@@ -28,6 +28,12 @@ PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plug
 # MPI + OpenSHMEM in one program (test/cluster/mpi_interop.c): Open MPI's
 # headers and mpicc.
 PKG_TEST += libopenmpi-dev
+# The modulefile test (test/modules/) loads the installed modulefile with
+# Lmod and with environment-modules, whose Debian packages conflict: lmod
+# is installed, environment-modules' .deb unpacked into the build tree by
+# the test's set-up (scripts/envmodules-unpack.sh) and run with tclsh8.6;
+# man-db for `man -w` in the loaded environment.
+PKG_TEST += lmod tcl8.6 man-db
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
 PKG_FUZZ  = clang libclang-rt-14-dev
