@@ -9,15 +9,16 @@
 # EM_DIR by scripts/envmodules-unpack.sh; lmod: Lmod's lmod, from its
 # Debian package, or $LMOD_CMD):
 #   module use WORK_DIR/prefix/share/modulefiles; module load ushmem
-# and checks in that environment that oshcc and oshrun are ours, that
-# oshcc builds docs/examples/ring.c and `oshrun -n 2` runs it with the
-# right output, that `man -w oshrun` and `pkg-config --modversion ushmem`
-# find ours, that CMAKE_PREFIX_PATH names the prefix and LD_LIBRARY_PATH
-# stays unset, that MANPATH keeps man's default path, that it is refused
-# while a module of another OpenSHMEM library is loaded, and that `module unload ushmem`
-# restores the environment. Then the modulefile through a symbolic link
-# (finds the moved prefix) and as a copy elsewhere (uses the prefix it was
-# installed into). Any failure says what and exits 1.
+# and checks in that environment that its help and whatis work, that
+# oshcc and oshrun are ours, that oshcc builds docs/examples/ring.c and
+# `oshrun -n 2` runs it with the right output, that `man -w oshrun` and
+# `pkg-config --modversion ushmem` find ours, that CMAKE_PREFIX_PATH names
+# the prefix and LD_LIBRARY_PATH stays unset, that MANPATH keeps man's
+# default path, that the load is refused while a module of another
+# OpenSHMEM library is loaded, and that `module unload ushmem` restores
+# the environment. Then the modulefile through a symbolic link (finds the
+# moved prefix) and as a copy elsewhere (uses the prefix it was installed
+# into). Any failure says what and exits 1.
 set -u
 sys=$1 build=$2 work=$3 src=$4 version=$5 emdir=$6
 
@@ -74,6 +75,13 @@ fail() { echo "modules.$SYS: FAILED: $*" >&2; exit 1; }
 path0=$PATH
 
 module use "$PREFIX/share/modulefiles"
+# Its help and whatis lines (Tcl that a load does not run).
+info=$(module help ushmem 2>&1; module whatis ushmem 2>&1)
+case $info in
+    *"ushmem $VERSION: "*"Version: $VERSION"*) ;;
+    *) fail "module help and whatis ushmem print:
+$info" ;;
+esac
 # With another OpenSHMEM library's module loaded, ushmem's is refused.
 module use "$WORK/other"
 module load sos
