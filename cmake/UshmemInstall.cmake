@@ -82,3 +82,41 @@ list(APPEND USH_PC_LIBS_PRIVATE -pthread)
 list(JOIN USH_PC_LIBS_PRIVATE " " USH_PC_LIBS_PRIVATE)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ushmem.pc.in ${PROJECT_BINARY_DIR}/ushmem.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ushmem.pc DESTINATION ${USH_PC_DIR})
+
+# --- Modulefile: <prefix>/share/modulefiles/ushmem/<version>, for
+# `module use <prefix>/share/modulefiles; module load ushmem` with
+# environment-modules or Lmod (cmake/ushmem.modulefile.in). It finds the
+# prefix from its own location, like the files above; the prefix it was
+# installed into, its fallback for a copy kept elsewhere, is known only at
+# install time (`cmake --install --prefix`), so it is configured twice:
+# here for the version and the layout, at install time for that prefix.
+set(USH_MODULE_DIR ${CMAKE_INSTALL_DATADIR}/modulefiles)
+# The way up from <dir>/ushmem to the prefix (share/modulefiles/ushmem:
+# ../../..); for an absolute datadir, the way there from this prefix.
+if(IS_ABSOLUTE "${USH_MODULE_DIR}")
+    file(RELATIVE_PATH USH_MODULE_TO_PREFIX ${USH_MODULE_DIR}/ushmem ${CMAKE_INSTALL_PREFIX})
+else()
+    file(RELATIVE_PATH USH_MODULE_TO_PREFIX /ushmem-root/${USH_MODULE_DIR}/ushmem /ushmem-root)
+endif()
+string(REGEX REPLACE "/$" "" USH_MODULE_TO_PREFIX "${USH_MODULE_TO_PREFIX}")
+foreach(var BINDIR MANDIR PCDIR)
+    if(var STREQUAL "PCDIR")
+        set(dir ${USH_PC_DIR})
+    else()
+        set(dir ${CMAKE_INSTALL_${var}})
+    endif()
+    if(IS_ABSOLUTE "${dir}")
+        set(USH_MODULE_${var} "${dir}")
+    else()
+        set(USH_MODULE_${var} "$ushmem_prefix/${dir}")
+    endif()
+endforeach()
+set(USH_INSTALLED_PREFIX "@USH_INSTALLED_PREFIX@")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/ushmem.modulefile.in
+               ${PROJECT_BINARY_DIR}/modulefile/ushmem.in @ONLY)
+install(CODE "
+    set(USH_INSTALLED_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(${PROJECT_BINARY_DIR}/modulefile/ushmem.in
+                   ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION} @ONLY)")
+install(FILES ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION}
+        DESTINATION ${USH_MODULE_DIR}/ushmem)
