@@ -878,6 +878,17 @@ static void subst_line(struct buf *out, const struct page *pg, size_t ln, const 
     buf_addc(out, '\n');
 }
 
+/* Whether line is the marker alone (blanks around it allowed). */
+static int marker_line(const char *line, const char *marker)
+{
+    size_t n = strlen(marker);
+    while (*line == ' ' || *line == '\t') line++;
+    if (strncmp(line, marker, n) != 0) return 0;
+    for (line += n; *line; line++)
+        if (*line != ' ' && *line != '\t' && *line != '\r') return 0;
+    return 1;
+}
+
 static void write_page(const struct page *pg, const char *outdir, const char *version,
                        const char *date, int have_fortran)
 {
@@ -893,7 +904,7 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
     }
     for (size_t ln = 0; ln < pg->nlines; ln++) {
         const char *l = pg->lines[ln];
-        if (strcmp(l, "@C_SYNOPSIS@") == 0) {
+        if (marker_line(l, "@C_SYNOPSIS@")) {
             has_c = 1;
             if (ncfunc == 0) warn("%s: @C_SYNOPSIS@, but the page matches no C function", pg->file);
             buf_add(&out, ".nf\n");
@@ -906,7 +917,7 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
             buf_add(&out, ".fi\n");
             continue;
         }
-        if (strcmp(l, "@F_SYNOPSIS@") == 0) {
+        if (marker_line(l, "@F_SYNOPSIS@")) {
             has_f = 1;
             if (!have_fortran) {
                 buf_add(&out, "(The shmem module was not generated in this build.)\n");
