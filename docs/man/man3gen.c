@@ -894,7 +894,7 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
 {
     struct buf list = { 0 }, out = { 0 };
     size_t ncfunc = 0, nfort = 0;
-    int has_names = 0, has_c = 0, has_f = 0;
+    int has_names = 0, has_c = 0, has_f = 0, has_th = 0;
     for (size_t i = 0; i < pg->ncovered; i++) {
         const struct name *n = &names[pg->covered[i]];
         if (i) buf_add(&list, ", ");
@@ -949,7 +949,15 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
         }
         if (strstr(l, "@NAMES@")) has_names = 1;
         subst_line(&out, pg, ln + 1, l, buf_str(&list), version, date);
+        /* Left-aligned and unhyphenated: a NAME line of long routine names
+         * cannot be justified (groff -ww warns "cannot adjust line"), and
+         * a name broken at a hyphen cannot be searched for. */
+        if (!has_th && strncmp(l, ".TH", 3) == 0 && (l[3] == ' ' || l[3] == '\0')) {
+            buf_add(&out, ".ad l\n.nh\n");
+            has_th = 1;
+        }
     }
+    if (!has_th) error("%s: no .TH line", pg->file);
     if (!has_names) error("%s: no @NAMES@ marker (in the NAME section)", pg->file);
     if (ncfunc && !has_c)
         warn("%s: matches %zu C functions but has no @C_SYNOPSIS@", pg->file, ncfunc);

@@ -79,6 +79,10 @@ page a '.\" ushmem-names: shmem_init'
 sed -i 's/^@NAMES@.*/shmem_init \\- x/' "$work/src/a.3.in"
 expect_fail "a page without @NAMES@" "no @NAMES@"
 
+page a '.\" ushmem-names: shmem_init'
+sed -i '/^\.TH/d' "$work/src/a.3.in"
+expect_fail "a page without .TH" "no \\.TH line"
+
 page shmem_finalize '.\" ushmem-names: shmem_init'
 page b '.\" ushmem-names: shmem_finalize'
 expect_fail "a page named after another page's name" "also the page"
@@ -95,6 +99,8 @@ else
     grep -q '^shmem_put, shmem_long_put, shmem_ctx_long_put \\- test$' "$out/shmem_put.3" ||
         fail "shmem_put.3's NAME line: $(sed -n '3p' "$out/shmem_put.3")"
     grep -q '^\.TH X 3 "2000-01-02" "ushmem 9.9"' "$out/shmem_put.3" || fail "@DATE@ or @VERSION@ not replaced"
+    sed -n '2,3p' "$out/shmem_put.3" | tr '\n' ' ' | grep -qx '\.ad l \.nh ' ||
+        fail "no .ad l and .nh after .TH"
     grep -q '^void \\fBshmem_long_put\\fP(long \*\\fIdest\\fP, const long \*\\fIsource\\fP,' "$out/shmem_put.3" ||
         fail "shmem_put.3 lacks shmem_long_put's prototype: $(grep long_put "$out/shmem_put.3")"
     grep -q '^void \\fBstart_pes\\fP(int \\fInpes\\fP);$' "$out/shmem_init.3" || fail "start_pes's prototype"
