@@ -902,19 +902,24 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
         if (n->csyn) ncfunc++;
         if (n->fhead) nfort++;
     }
+    /* Whether the page is in no-fill mode where a synopsis goes: then the
+     * block needs no .nf/.fi of its own (a .fi would end the page's). */
+    int nofill = 0;
     for (size_t ln = 0; ln < pg->nlines; ln++) {
         const char *l = pg->lines[ln];
+        if (strncmp(l, ".nf", 3) == 0 || strncmp(l, ".EX", 3) == 0) nofill = 1;
+        if (strncmp(l, ".fi", 3) == 0 || strncmp(l, ".EE", 3) == 0) nofill = 0;
         if (marker_line(l, "@C_SYNOPSIS@")) {
             has_c = 1;
             if (ncfunc == 0) warn("%s: @C_SYNOPSIS@, but the page matches no C function", pg->file);
-            buf_add(&out, ".nf\n");
+            if (!nofill) buf_add(&out, ".nf\n");
             for (size_t i = 0; i < pg->ncovered; i++) {
                 const struct name *n = &names[pg->covered[i]];
                 if (!n->csyn) continue;
                 buf_add(&out, n->csyn);
                 buf_addc(&out, '\n');
             }
-            buf_add(&out, ".fi\n");
+            if (!nofill) buf_add(&out, ".fi\n");
             continue;
         }
         if (marker_line(l, "@F_SYNOPSIS@")) {
@@ -923,7 +928,7 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
                 buf_add(&out, "(The shmem module was not generated in this build.)\n");
                 continue;
             }
-            buf_add(&out, ".nf\n");
+            if (!nofill) buf_add(&out, ".nf\n");
             /* In the module's order; routines with the same declarations
              * share them. */
             size_t *ford = xmalloc((pg->ncovered + 1) * sizeof(*ford)), nf = 0;
@@ -944,7 +949,7 @@ static void write_page(const struct page *pg, const char *outdir, const char *ve
             }
             free(ford);
             if (prev) buf_add(&out, prev->fdecls);
-            buf_add(&out, ".fi\n");
+            if (!nofill) buf_add(&out, ".fi\n");
             continue;
         }
         if (strstr(l, "@NAMES@")) has_names = 1;
