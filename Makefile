@@ -18,10 +18,11 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 # The library, oshrun, oshcc, oshinfo and the man pages (all, install, demo):
 PKG_BUILD = cmake make gcc pkg-config libucx-dev libpmix-dev libhwloc-dev
 # The tests (check, check-tsan, check-asan): Criterion for the unit tests,
-# g++ for the C++ header and oshc++ tests, groff to render the man pages,
+# g++ for the C++ header and oshc++ tests, groff to render the man pages and
+# man-db for `man`, which finds them by name (every routine's page),
 # gfortran for the Fortran interface's module and tests (the library builds
 # without it: CMake then leaves the module and those tests out).
-PKG_TEST  = libcriterion-dev g++ groff-base gfortran
+PKG_TEST  = libcriterion-dev g++ groff-base man-db gfortran
 # The launcher and multi-node tests run the real mpirun and srun (Open MPI
 # and Slurm are PMIx servers), on network namespaces made with iproute2.
 PKG_TEST += openmpi-bin slurmd slurmctld slurm-client munge slurm-wlm-basic-plugins iproute2
