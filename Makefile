@@ -35,9 +35,9 @@ PKG_TEST += gnuplot-nox
 # Lmod and with environment-modules, whose Debian packages conflict: lmod
 # is installed, environment-modules' .deb unpacked into the build tree by
 # the test's set-up (scripts/envmodules-unpack.sh) and run with tclsh8.6;
-# man-db for `man -w` in the loaded environment. (lmod's package also
+# man-db, above, serves its `man -w` in the loaded environment. (lmod's package also
 # gives login shells its `module` command, /etc/profile.d/lmod.sh.)
-PKG_TEST += lmod tcl8.6 man-db
+PKG_TEST += lmod tcl8.6
 # clang and its libFuzzer runtime (a Recommends of clang, so named here for
 # --no-install-recommends): the fuzz targets, test/fuzz/ (fuzz.short in check).
 PKG_FUZZ  = clang libclang-rt-14-dev

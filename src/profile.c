@@ -416,13 +416,13 @@ static void ush_prof_plot(ush_prof_report_t *r, const char *base, const char *cs
     if (asprintf(&png, "%s-matrix.png", base) < 0) png = NULL;
     fputs("set output ", f);
     ush_prof_gp_quote(f, png ? png : "ushmem-profile-matrix.png");
-    fprintf(f, "\nset title 'Bytes moved by one-sided routines, %d PEs'\n"
+    fprintf(f, "\nset title 'Bytes moved by one-sided routines, %d PE%s'\n"
                "set xlabel 'peer PE'\nset ylabel 'calling PE'\n"
                "set datafile separator ','\nset size ratio -1\n"
                "set xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
                "set cblabel 'bytes'\nset palette defined (0 '#fdd49e', 1 '#fc8d59', 2 '#d7301f', 3 '#7f0000')\n"
                "set tics out\n",
-            r->npes, r->npes - 1, r->npes - 1);
+            r->npes, r->npes == 1 ? "" : "s", r->npes - 1, r->npes - 1);
     /* Cells span orders of magnitude (a few atomics beside bulk puts): a
      * log scale shows both; an empty cell is then undefined, left blank. */
     if (r->peer_max > 0)
@@ -433,7 +433,13 @@ static void ush_prof_plot(ush_prof_report_t *r, const char *base, const char *cs
     if (r->npes <= 32) fputs("set xtics 1\nset ytics 1\n", f);
     fputs("plot ", f);
     ush_prof_gp_quote(f, csv_name);
-    fputs(" matrix rowheaders columnheaders using 1:2:($3 > 0 ? $3 : NaN) with image notitle\n", f);
+    /* an image needs a grid of 2 x 2 at least: one PE gets a box */
+    fputs(r->npes > 1 ? " matrix rowheaders columnheaders using 1:2:($3 > 0 ? $3 : NaN) "
+                        "with image notitle\n"
+                      : " matrix rowheaders columnheaders using 1:2:(0.5):(0.5):"
+                        "($3 > 0 ? $3 : NaN) with boxxyerror fs solid noborder fc palette "
+                        "notitle\n",
+          f);
     free(png);
 
     /* time per routine: the 20 largest, the most costly on top */
@@ -445,11 +451,11 @@ static void ush_prof_plot(ush_prof_report_t *r, const char *base, const char *cs
     if (asprintf(&png, "%s-time.png", base) < 0) png = NULL;
     fprintf(f, "reset\nset terminal pngcairo noenhanced size 900,%zu font ',10'\nset output ", 160 + 22 * n);
     ush_prof_gp_quote(f, png ? png : "ushmem-profile-time.png");
-    fprintf(f, "\nset title 'Time inside the library per routine, mean over %d PEs'\n"
+    fprintf(f, "\nset title 'Time inside the library per routine, mean over %d PE%s'\n"
                "set xlabel 'seconds per PE'\nset style fill solid 0.8 noborder\n"
                "set ytics nomirror\nset grid xtics\nset yrange [-0.7:%zu.7]\nset xrange [0:*]\n"
                "unset key\nplot $time using ($2*0.5):0:($2*0.5):(0.35):yticlabels(1) with boxxyerror lc rgb '#3b6ea8'\n",
-            r->npes, n ? n - 1 : 0);
+            r->npes, r->npes == 1 ? "" : "s", n ? n - 1 : 0);
     free(png);
     fclose(f);
 
