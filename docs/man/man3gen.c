@@ -434,6 +434,10 @@ static void c_decl(char *s, int hpvm)
                 n = add_c(key, IN_CFUNC);
                 n->csyn = c_synopsis(ret, name, params, hpvm ? comment : NULL);
             }
+            /* An HPVM name no standard routine has (shmem_cget,
+             * shmem_cwait) is what its programs call, so man finds it
+             * too; its prototype is already under the link name. */
+            if (hpvm && label[0] && !lookup(name, 0)) add_c(name, IN_CFUNC);
         }
     }
     free(name);
