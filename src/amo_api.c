@@ -35,11 +35,10 @@ static inline void ush_amo_check(const char *routine, shmem_ctx_t ctx, const cha
 
 /* Blocking fetching atomic; the old value lands in *old. value and cond
  * point to operands of `size` bytes, or are NULL when op ignores them. */
-static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
-                                     void *old, const void *remote, const void *value,
-                                     const void *cond, size_t size, int pe)
+static inline __attribute__((always_inline)) void ush_api_amo_fetch_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                        void *old, const void *remote, const void *value,
+                                        const void *cond, size_t size, int pe)
 {
-    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
     USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     uint64_t bits = ush_amo_fetch(ctx, op, (void *)remote, value ? ush_bits_load(value, size) : 0,
@@ -47,28 +46,43 @@ static inline void ush_api_amo_fetch(const char *routine, shmem_ctx_t ctx, ush_a
     ush_bits_store(old, bits, size);
 }
 
+USH_PROF_DISPATCH(ush_api_amo_fetch,
+                  (const char *routine, shmem_ctx_t ctx, ush_amo_op_t op, void *old,
+                   const void *remote, const void *value, const void *cond, size_t size,
+                   int pe),
+                  (routine, ctx, op, old, remote, value, cond, size, pe))
+
 /* Non-fetching atomic. */
-static inline void ush_api_amo_post(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
-                                    void *dest, const void *value, size_t size, int pe)
+static inline __attribute__((always_inline)) void ush_api_amo_post_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                       void *dest, const void *value, size_t size, int pe)
 {
-    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, "dest", dest, size, pe);
     USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     ush_amo_post(ctx, op, dest, ush_bits_load(value, size), size, pe);
 }
 
+USH_PROF_DISPATCH(ush_api_amo_post,
+                  (const char *routine, shmem_ctx_t ctx, ush_amo_op_t op, void *dest,
+                   const void *value, size_t size, int pe),
+                  (routine, ctx, op, dest, value, size, pe))
+
 /* Non-blocking fetching atomic: the old value lands in *fetch by the next
  * quiet on ctx. */
-static inline void ush_api_amo_nbi(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
-                                   void *fetch, const void *remote, const void *value,
-                                   const void *cond, size_t size, int pe)
+static inline __attribute__((always_inline)) void ush_api_amo_nbi_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                      void *fetch, const void *remote, const void *value,
+                                      const void *cond, size_t size, int pe)
 {
-    USH_PROF_SCOPE(routine);
     ush_amo_check(routine, ctx, op == USH_AMO_FETCH ? "source" : "dest", remote, size, pe);
     USH_PROF_PEER(size, ush_ctx_world_pe(ctx, pe));
     ush_amo_fetch_nbi(ctx, op, fetch, (void *)remote, value ? ush_bits_load(value, size) : 0,
                       cond ? ush_bits_load(cond, size) : 0, size, pe);
 }
+
+USH_PROF_DISPATCH(ush_api_amo_nbi,
+                  (const char *routine, shmem_ctx_t ctx, ush_amo_op_t op, void *fetch,
+                   const void *remote, const void *value, const void *cond, size_t size,
+                   int pe),
+                  (routine, ctx, op, fetch, remote, value, cond, size, pe))
 
 /* ---- Standard AMO types: inc, fetch_inc, add, fetch_add, compare_swap ------- */
 

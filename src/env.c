@@ -41,6 +41,7 @@ static const char *ush_env_expected(ush_env_type_t type)
     case USH_ENV_BOOL:   return "one of 1/0, yes/no, y/n, on/off, true/false";
     case USH_ENV_INT:    return "a decimal integer such as 100";
     case USH_ENV_SIZE:   return "a byte count such as 512M or 2G";
+    case USH_ENV_PATH:   return "a file name";
     case USH_ENV_STRING: break;
     }
     /* every STRING variable of the table is a word from a list in its help */
@@ -215,8 +216,10 @@ static int ush_env_set(ush_env_t *env, const ush_env_desc_t *d, const char *s,
     case USH_ENV_INT:    return ush_env_int(s, field, why, whylen);
     case USH_ENV_SIZE:   return ush_env_size(s, field, why, whylen);
     case USH_ENV_STRING:
+    case USH_ENV_PATH:
         /* An empty value is a mistake (VAR= in a script), not a request for
-         * the default; the word's own validity is checked by its user. */
+         * the default; the word's own validity is checked by its user, a
+         * file name's by opening it. */
         if (*ush_env_skip_space(s) == '\0') {
             snprintf(why, whylen, "empty value");
             return -1;
@@ -293,7 +296,8 @@ static void ush_env_format(const ush_env_t *env, const ush_env_desc_t *d, char *
     case USH_ENV_SIZE:
         ush_env_format_size(*(const size_t *)field, value, len);
         break;
-    case USH_ENV_STRING: {
+    case USH_ENV_STRING:
+    case USH_ENV_PATH: {
         const char *s = *(const char *const *)field;
         snprintf(value, len, "%s", s != NULL ? s : "(unset)");
         break;
@@ -321,7 +325,7 @@ int ush_env_row(size_t i, ush_env_row_t *row, const char **expected)
 {
     static const char *const type_names[] = {
         [USH_ENV_BOOL] = "bool", [USH_ENV_INT] = "int",
-        [USH_ENV_SIZE] = "size", [USH_ENV_STRING] = "string",
+        [USH_ENV_SIZE] = "size", [USH_ENV_STRING] = "string", [USH_ENV_PATH] = "path",
     };
     const ush_env_desc_t *d = &ush_env_desc[i];
     ush_env_t             scratch; /* only field d is written and read */

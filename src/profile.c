@@ -43,8 +43,7 @@
 
 extern char **environ;
 
-int        ush_prof_on;
-static int ush_prof_active; /* SHMEM_PROFILE: counting, or paused */
+int ush_prof_on;
 
 /* Routines a PE calls: an open-addressing table keyed by the address of
  * the routine's name (a literal: one address per routine, so no string is
@@ -62,8 +61,15 @@ static struct ush_prof_slot ush_prof_slots[USH_PROF_SLOTS + 1];
 static uint64_t            *ush_prof_peer; /* [n_pes] bytes to or from each peer */
 static int                  ush_prof_npes;
 static uint64_t             ush_prof_t_start; /* shmem_init entered */
-static __thread int         ush_prof_depth; /* in a counted routine */
-static __thread uint64_t    ush_prof_t0;    /* when it was entered */
+static int                  ush_prof_paused;  /* shmem_pcontrol(0) */
+
+/* The calling thread's scope: how deep it is in counted routines, and the
+ * outermost one's counters (NULL while paused) and start. */
+static __thread struct {
+    struct ush_prof_slot *slot;
+    uint64_t              t0;
+    int                   depth;
+} ush_prof_cur;
 
 uint64_t ush_prof_now(void)
 {
@@ -91,30 +97,33 @@ static struct ush_prof_slot *ush_prof_slot_of(const char *name)
     return &ush_prof_slots[USH_PROF_SLOTS];
 }
 
-struct ush_prof_slot *ush_prof_enter(const char *routine)
+void ush_prof_enter(const char *routine)
 {
-    if (ush_prof_depth) return NULL; /* inside another counted routine */
-    ush_prof_depth = 1;
+    if (ush_prof_cur.depth++ > 0) return; /* inside another counted routine */
+    if (__atomic_load_n(&ush_prof_paused, __ATOMIC_RELAXED)) {
+        ush_prof_cur.slot = NULL;
+        return;
+    }
     struct ush_prof_slot *s = ush_prof_slot_of(routine);
     __atomic_fetch_add(&s->calls, 1, __ATOMIC_RELAXED);
-    ush_prof_t0 = ush_prof_now();
-    return s;
+    ush_prof_cur.slot = s;
+    ush_prof_cur.t0   = ush_prof_now();
 }
 
-void ush_prof_leave(struct ush_prof_slot *slot)
+void ush_prof_leave(void)
 {
-    __atomic_fetch_add(&slot->ns, ush_prof_now() - ush_prof_t0, __ATOMIC_RELAXED);
-    ush_prof_depth = 0;
+    /* depth 0: a scope opened before the profile started */
+    if (ush_prof_cur.depth <= 0 || --ush_prof_cur.depth > 0 || !ush_prof_cur.slot) return;
+    __atomic_fetch_add(&ush_prof_cur.slot->ns, ush_prof_now() - ush_prof_cur.t0,
+                       __ATOMIC_RELAXED);
+    ush_prof_cur.slot = NULL;
 }
 
-void ush_prof_add_bytes(struct ush_prof_slot *slot, size_t bytes)
+void ush_prof_add(size_t bytes, int world_pe)
 {
-    __atomic_fetch_add(&slot->bytes, (uint64_t)bytes, __ATOMIC_RELAXED);
-}
-
-void ush_prof_add_peer(struct ush_prof_slot *slot, size_t bytes, int world_pe)
-{
-    ush_prof_add_bytes(slot, bytes);
+    /* the outermost routine's own bytes, not those of a routine it calls */
+    if (ush_prof_cur.depth != 1 || !ush_prof_cur.slot) return;
+    __atomic_fetch_add(&ush_prof_cur.slot->bytes, (uint64_t)bytes, __ATOMIC_RELAXED);
     if (world_pe >= 0 && world_pe < ush_prof_npes)
         __atomic_fetch_add(&ush_prof_peer[world_pe], (uint64_t)bytes, __ATOMIC_RELAXED);
 }
@@ -130,8 +139,7 @@ static void ush_prof_count(const char *name, uint64_t ns)
 
 void ush_prof_init(uint64_t t_start)
 {
-    ush_prof_on     = 0;
-    ush_prof_active = 0;
+    ush_prof_on = 0;
     free(ush_prof_peer);
     ush_prof_peer = NULL;
     memset(ush_prof_slots, 0, sizeof(ush_prof_slots));
@@ -140,19 +148,20 @@ void ush_prof_init(uint64_t t_start)
     ush_prof_peer = calloc((size_t)ush_prof_npes, sizeof(*ush_prof_peer));
     if (!ush_prof_peer) ush_fatal("shmem_init", "SHMEM_PROFILE: out of memory for %d PEs' counts",
                                   ush_prof_npes);
-    ush_prof_t_start = t_start;
-    ush_prof_active  = 1;
-    ush_prof_on      = 1;
+    ush_prof_t_start   = t_start;
+    ush_prof_paused    = 0;
+    ush_prof_cur.depth = 0;
+    ush_prof_on        = 1;
 }
 
 void ush_prof_control(int level)
 {
-    if (ush_prof_active) __atomic_store_n(&ush_prof_on, level != 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&ush_prof_paused, level == 0, __ATOMIC_RELAXED);
 }
 
 void ush_prof_init_done(void)
 {
-    if (ush_prof_active) ush_prof_count("shmem_init", ush_prof_now() - ush_prof_t_start);
+    if (ush_prof_on) ush_prof_count("shmem_init", ush_prof_now() - ush_prof_t_start);
 }
 
 /* ---- One PE's counts as a blob ---------------------------------------------
@@ -562,9 +571,8 @@ static void ush_prof_report_close(ush_prof_report_t *r)
 
 void ush_prof_finalize(uint64_t t_finalize_start)
 {
-    if (!ush_prof_active) return;
-    ush_prof_on     = 0;
-    ush_prof_active = 0;
+    if (!ush_prof_on) return;
+    ush_prof_on = 0;
     uint64_t now = ush_prof_now();
     ush_prof_count("shmem_finalize", now - t_finalize_start);
 

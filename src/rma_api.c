@@ -16,11 +16,10 @@
 /* Contiguous transfer of nelems elements of elem bytes. `remote` is the symmetric side (dest of a
  * put, source of a get). An empty transfer touches nothing, so its
  * addresses are not checked (programs pass NULL with nelems == 0). */
-static inline void ush_api_contig(const char *routine, shmem_ctx_t ctx, int is_put, int nbi,
-                                  void *dest, const void *source, size_t nelems, size_t elem,
-                                  int pe)
+static inline __attribute__((always_inline)) void ush_api_contig_do(const char *routine, shmem_ctx_t ctx, int is_put, int nbi,
+                                     void *dest, const void *source, size_t nelems, size_t elem,
+                                     int pe)
 {
-    USH_PROF_SCOPE(routine);
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
@@ -44,15 +43,19 @@ static inline void ush_api_contig(const char *routine, shmem_ctx_t ctx, int is_p
     }
 }
 
+USH_PROF_DISPATCH(ush_api_contig,
+                  (const char *routine, shmem_ctx_t ctx, int is_put, int nbi, void *dest,
+                   const void *source, size_t nelems, size_t elem, int pe),
+                  (routine, ctx, is_put, nbi, dest, source, nelems, elem, pe))
+
 /* Strided transfer: nblocks blocks of bsize elements whose starts are dst
  * (dest) and sst (source) elements apart; iput/iget (blocked == 0) are the
  * case bsize == 1. The spec requires strides >= 1, and the internal layer
  * relies on it to find the remote extent, so a bad stride stops here. */
-static inline void ush_api_strided(const char *routine, shmem_ctx_t ctx, int is_put, int blocked,
-                                   void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                                   size_t bsize, size_t nblocks, size_t elem, int pe)
+static inline __attribute__((always_inline)) void ush_api_strided_do(const char *routine, shmem_ctx_t ctx, int is_put, int blocked,
+                                      void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                      size_t bsize, size_t nblocks, size_t elem, int pe)
 {
-    USH_PROF_SCOPE(routine);
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     if (nblocks == 0 || bsize == 0) return;
@@ -88,6 +91,12 @@ static inline void ush_api_strided(const char *routine, shmem_ctx_t ctx, int is_
         }
     }
 }
+
+USH_PROF_DISPATCH(ush_api_strided,
+                  (const char *routine, shmem_ctx_t ctx, int is_put, int blocked, void *dest,
+                   const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, size_t elem, int pe),
+                  (routine, ctx, is_put, blocked, dest, source, dst, sst, bsize, nblocks, elem, pe))
 
 /* ---- Typed routines ------------------------------------------------------ */
 

@@ -40,11 +40,10 @@ static inline ush_amo_op_t ush_sig_op(const char *routine, int sig_op)
 /* Put-with-signal of nelems elements of elem bytes. The signal is sent even for an empty payload
  * (it still tells the receiver "done"); dest is then not checked, as for
  * an empty put. */
-static inline void ush_api_put_signal(const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
-                                      const void *source, size_t nelems, size_t elem,
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+static inline __attribute__((always_inline)) void ush_api_put_signal_do(const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
+                                         const void *source, size_t nelems, size_t elem,
+                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
-    USH_PROF_SCOPE(routine);
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
@@ -64,16 +63,26 @@ static inline void ush_api_put_signal(const char *routine, shmem_ctx_t ctx, int 
     ush_put_signal(ctx, dest, source, nbytes, sig_addr, signal, op, pe, !nbi);
 }
 
-static inline void ush_api_signal_update(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
-                                         uint64_t *sig_addr, uint64_t signal, int pe)
+USH_PROF_DISPATCH(ush_api_put_signal,
+                  (const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
+                   const void *source, size_t nelems, size_t elem, uint64_t *sig_addr,
+                   uint64_t signal, int sig_op, int pe),
+                  (routine, ctx, nbi, dest, source, nelems, elem, sig_addr, signal, sig_op, pe))
+
+static inline __attribute__((always_inline)) void ush_api_signal_update_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                                            uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    USH_PROF_SCOPE(routine);
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);
     ush_sig_check_addr(routine, sig_addr);
     USH_PROF_PEER(sizeof(uint64_t), ush_ctx_world_pe(ctx, pe));
     ush_amo_post(ctx, op, sig_addr, signal, sizeof(uint64_t), pe);
 }
+
+USH_PROF_DISPATCH(ush_api_signal_update,
+                  (const char *routine, shmem_ctx_t ctx, ush_amo_op_t op, uint64_t *sig_addr,
+                   uint64_t signal, int pe),
+                  (routine, ctx, op, sig_addr, signal, pe))
 
 /* ---- Put-with-signal -------------------------------------------------------------- */
 

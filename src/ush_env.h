@@ -7,7 +7,7 @@
  *   NAME    variable name without the SHMEM_ prefix
  *   type    BOOL (0/1, yes/no, on/off, true/false), INT (decimal long),
  *           SIZE (bytes, optional k/m/g/t suffix, powers of 1024),
- *           STRING
+ *           STRING (a word from a list its user checks), PATH (a file name)
  *   default the value used when the variable is unset, written as the user
  *           would write it
  */
@@ -63,16 +63,17 @@
     X(profile, PROFILE, BOOL, "0",                                                    \
       "Count calls, bytes and time per routine and bytes per peer on every PE; at "   \
       "the end PE 0 writes the job's profile (SHMEM_PROFILE_FILE).")                   \
-    X(profile_file, PROFILE_FILE, STRING, "ushmem-profile.txt",                       \
+    X(profile_file, PROFILE_FILE, PATH, "ushmem-profile.txt",                       \
       "The profile's file, relative to PE 0's working directory; <base>-matrix.csv "  \
       "and, with gnuplot, <base>-matrix.png and <base>-time.png go beside it.")
 
-typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING } ush_env_type_t;
+typedef enum { USH_ENV_BOOL, USH_ENV_INT, USH_ENV_SIZE, USH_ENV_STRING, USH_ENV_PATH } ush_env_type_t;
 
 #define USH_ENV_CTYPE_BOOL   int
 #define USH_ENV_CTYPE_INT    long
 #define USH_ENV_CTYPE_SIZE   size_t
 #define USH_ENV_CTYPE_STRING const char *
+#define USH_ENV_CTYPE_PATH   const char *
 
 typedef struct {
 #define USH_ENV_FIELD(field, name, type, def, help) USH_ENV_CTYPE_##type field;
@@ -103,7 +104,7 @@ void ush_env_print(const ush_env_t *env, FILE *out);
  * in force, worked out from this process's environment alone. */
 typedef struct {
     const char *name;      /* without the SHMEM_ prefix */
-    const char *type;      /* "bool", "int", "size" or "string" */
+    const char *type;      /* "bool", "int", "size", "string" or "path" */
     const char *def;       /* the default, as the user would write it */
     const char *help;
     const char *raw;       /* the environment's string, NULL when unset */

@@ -43,14 +43,21 @@
 
 static int errors;
 
+/* "man3gen: <what><message>" on stderr. */
+static void vsay(const char *what, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "man3gen: %s", what);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+/* A page or an input is wrong: the run fails at the end. */
 static void error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("man3gen: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsay("", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     errors++;
 }
 
@@ -58,21 +65,17 @@ static void error(const char *fmt, ...)
 static void warn(const char *fmt, ...)
 {
     va_list ap;
-    fputs("man3gen: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsay("warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 static void die(const char *fmt, ...)
 {
     va_list ap;
-    fputs("man3gen: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsay("", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit(1);
 }
 

@@ -10,14 +10,14 @@
 # checked against src/ush_env.h, so a new variable is covered without
 # editing this script. Bad values by type: sizes get an unknown suffix, a
 # sign, an overflow, a fraction and nothing; booleans a non-word and
-# nothing; ints garbage and an overflow; strings (all of ours are words
-# from a list) an unknown word and nothing.
+# nothing; ints garbage and an overflow; strings (words from a list) an
+# unknown word and nothing; paths (any file name is one) nothing.
 . "$(dirname "$0")/lib.sh"
 oshinfo=$1 prog=$2 srcdir=$3
 
 "$oshinfo" --env >"$scratch/env.txt" 2>"$scratch/env.err" ||
     fail "oshinfo --env failed: $(cat "$scratch/env.err")"
-sed -n 's/^[ *] SHMEM_\([A-Z0-9_]*\) = .*, \(bool\|int\|size\|string\))$/\1 \2/p' \
+sed -n 's/^[ *] SHMEM_\([A-Z0-9_]*\) = .*, \(bool\|int\|size\|string\|path\))$/\1 \2/p' \
     "$scratch/env.txt" >"$scratch/vars"
 sed -n 's/^ *X([a-z0-9_]*, *\([A-Z0-9_]*\),.*/\1/p' "$srcdir/src/ush_env.h" | sort >"$scratch/hdr"
 cut -d' ' -f1 "$scratch/vars" | sort >"$scratch/names"
@@ -40,6 +40,7 @@ values_for() {
     bool)   printf '%s\n' maybe 2 '<empty>' ;;
     int)    printf '%s\n' abc 99999999999999999999999 '<empty>' ;;
     string) printf '%s\n' bogus-word '<empty>' ;;
+    path)   printf '%s\n' '<empty>' ;;
     *)      fail "unknown type $1" ;;
     esac
 }

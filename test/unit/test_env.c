@@ -159,6 +159,7 @@ __attribute__((unused)) static int parse_default_BOOL(const char *s)   { int v; 
 __attribute__((unused)) static int parse_default_INT(const char *s)    { long v; return ush_env_parse_int(s, &v); }
 __attribute__((unused)) static int parse_default_SIZE(const char *s)   { size_t v; return ush_env_parse_size(s, &v); }
 __attribute__((unused)) static int parse_default_STRING(const char *s) { return s != NULL && *s != '\0' ? 0 : -1; }
+#define parse_default_PATH parse_default_STRING
 
 Test(env, every_table_default_parses)
 {
@@ -221,6 +222,7 @@ __attribute__((unused)) static void read_STRING(const char *var, ush_env_t *env,
     load_ok(env, var);
     cr_assert_str_eq(*field, "some-value", "%s not read", var);
 }
+#define read_PATH read_STRING
 
 /* Equality of a loaded field with its default, parsed independently. */
 __attribute__((unused)) static void default_BOOL(const char *def, const int *field)
@@ -249,6 +251,7 @@ __attribute__((unused)) static void default_STRING(const char *def, const char *
     cr_assert_not_null(*field);
     cr_assert_str_eq(*field, def);
 }
+#define default_PATH default_STRING
 
 Test(env, load_without_variables_gives_defaults)
 {
@@ -281,7 +284,7 @@ Test(env, load_rejects_a_bad_value_for_every_typed_variable)
     char      err[256];
     int       checked = 0;
 #define USH_T_BAD(field, NAME, type, def, help)                                      \
-    if (USH_ENV_##type != USH_ENV_STRING) {                                          \
+    if (USH_ENV_##type != USH_ENV_STRING && USH_ENV_##type != USH_ENV_PATH) {        \
         err[0] = '\0';                                                               \
         setenv("SHMEM_" #NAME, "bogus!", 1);                                         \
         cr_assert_eq(ush_env_load(&env, err, sizeof(err)), -1,                       \
