@@ -83,6 +83,20 @@ static inline void ush_prof_scope_end(const char *unused)
             fn##_do args;                                                     \
         }                                                                     \
     }
+/* The same for a helper that returns a value of type type. */
+#define USH_PROF_DISPATCH_RET(type, fn, params, args)                         \
+    static __attribute__((noinline, cold)) type fn##_prof params              \
+    {                                                                         \
+        ush_prof_enter(routine);                                              \
+        type ush_prof_ret_ = fn##_do args;                                    \
+        ush_prof_leave();                                                     \
+        return ush_prof_ret_;                                                 \
+    }                                                                         \
+    static inline __attribute__((always_inline)) type fn params              \
+    {                                                                         \
+        if (USH_UNLIKELY(ush_prof_on)) return fn##_prof args;                 \
+        return fn##_do args;                                                  \
+    }
 #else
 /* Hooks compiled out (USHMEM_PROFILE_HOOKS=OFF): the routines as they
  * would be without a profile, for bench/profile_cost.sh. SHMEM_PROFILE=1
@@ -92,6 +106,8 @@ static inline void ush_prof_scope_end(const char *unused)
 #define USH_PROF_PEER(bytes, world_pe) ((void)0)
 #define USH_PROF_DISPATCH(fn, params, args)                                   \
     static inline __attribute__((always_inline)) void fn params { fn##_do args; }
+#define USH_PROF_DISPATCH_RET(type, fn, params, args)                         \
+    static inline __attribute__((always_inline)) type fn params { return fn##_do args; }
 #endif
 
 /* Start counting (shmem_init, once the environment is read); t_start is
