@@ -229,17 +229,26 @@ static struct name *add_c(const char *s, int in)
 
 /* ---- C declarations ---- */
 
+/* The first whole-identifier occurrence of word in s at or after p, or
+ * NULL. */
+static char *find_word(char *s, char *p, const char *word)
+{
+    size_t wl = strlen(word);
+    while ((p = strstr(p, word)) != NULL) {
+        if ((p == s || !is_ident((unsigned char)p[-1])) && !is_ident((unsigned char)p[wl]))
+            return p;
+        p += wl;
+    }
+    return NULL;
+}
+
 /* Removes every `word ( ... )` (balanced) from s, in place; with label,
  * the first string literal inside the first one removed is copied there. */
 static void strip_call(char *s, const char *word, char *label, size_t labelsz)
 {
     size_t wl = strlen(word);
     char *p = s;
-    while ((p = strstr(p, word)) != NULL) {
-        if ((p > s && is_ident((unsigned char)p[-1])) || is_ident((unsigned char)p[wl])) {
-            p += wl;
-            continue;
-        }
+    while ((p = find_word(s, p, word)) != NULL) {
         char *q = p + wl;
         while (*q == ' ') q++;
         if (*q != '(') {
@@ -292,14 +301,7 @@ static void squeeze(char *s)
 static void remove_word(char *s, const char *word)
 {
     size_t wl = strlen(word);
-    char *p = s;
-    while ((p = strstr(p, word)) != NULL) {
-        if ((p > s && is_ident((unsigned char)p[-1])) || is_ident((unsigned char)p[wl])) {
-            p += wl;
-            continue;
-        }
-        memmove(p, p + wl, strlen(p + wl) + 1);
-    }
+    for (char *p = s; (p = find_word(s, p, word)) != NULL;) memmove(p, p + wl, strlen(p + wl) + 1);
 }
 
 /* One parameter in roff: its name (the last identifier, before any [])
