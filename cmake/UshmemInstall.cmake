@@ -56,12 +56,19 @@ install(FILES
 # lib/x86_64-linux-gnu/pkgconfig: 3).
 file(RELATIVE_PATH USH_PC_TO_PREFIX /ushmem-root/${USH_PC_DIR} /ushmem-root)
 string(REGEX REPLACE "/$" "" USH_PC_TO_PREFIX "${USH_PC_TO_PREFIX}")
-foreach(dir LIBDIR INCLUDEDIR)
-    if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
-        set(USH_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+# ush_under_prefix(<out> <dir> <prefix>): installation directory dir as
+# written in a file that calls the install prefix <prefix> (${prefix} in
+# the .pc file, $ushmem_prefix in the modulefile): dir itself when
+# absolute, <prefix>/dir otherwise.
+function(ush_under_prefix out dir prefix)
+    if(IS_ABSOLUTE "${dir}")
+        set(${out} "${dir}" PARENT_SCOPE)
     else()
-        set(USH_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+        set(${out} "${prefix}/${dir}" PARENT_SCOPE)
     endif()
+endfunction()
+foreach(dir LIBDIR INCLUDEDIR)
+    ush_under_prefix(USH_PC_${dir} "${CMAKE_INSTALL_${dir}}" "\${prefix}")
 endforeach()
 # An rpath to libdir, as oshcc adds, so `cc $(pkg-config --cflags --libs
 # ushmem) app.c` runs without LD_LIBRARY_PATH; ${libdir} is where the .pc was
@@ -105,11 +112,7 @@ foreach(var BINDIR MANDIR PCDIR)
     else()
         set(dir ${CMAKE_INSTALL_${var}})
     endif()
-    if(IS_ABSOLUTE "${dir}")
-        set(USH_MODULE_${var} "${dir}")
-    else()
-        set(USH_MODULE_${var} "$ushmem_prefix/${dir}")
-    endif()
+    ush_under_prefix(USH_MODULE_${var} "${dir}" "$ushmem_prefix")
 endforeach()
 set(USH_INSTALLED_PREFIX "@USH_INSTALLED_PREFIX@")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ushmem.modulefile.in

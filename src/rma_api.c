@@ -16,9 +16,9 @@
 /* Contiguous transfer of nelems elements of elem bytes. `remote` is the symmetric side (dest of a
  * put, source of a get). An empty transfer touches nothing, so its
  * addresses are not checked (programs pass NULL with nelems == 0). */
-static inline __attribute__((always_inline)) void ush_api_contig_do(const char *routine, shmem_ctx_t ctx, int is_put, int nbi,
-                                     void *dest, const void *source, size_t nelems, size_t elem,
-                                     int pe)
+static inline __attribute__((always_inline)) void
+ush_api_contig_do(const char *routine, shmem_ctx_t ctx, int is_put, int nbi, void *dest,
+                  const void *source, size_t nelems, size_t elem, int pe)
 {
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
@@ -52,9 +52,10 @@ USH_PROF_DISPATCH(ush_api_contig,
  * (dest) and sst (source) elements apart; iput/iget (blocked == 0) are the
  * case bsize == 1. The spec requires strides >= 1, and the internal layer
  * relies on it to find the remote extent, so a bad stride stops here. */
-static inline __attribute__((always_inline)) void ush_api_strided_do(const char *routine, shmem_ctx_t ctx, int is_put, int blocked,
-                                      void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                                      size_t bsize, size_t nblocks, size_t elem, int pe)
+static inline __attribute__((always_inline)) void
+ush_api_strided_do(const char *routine, shmem_ctx_t ctx, int is_put, int blocked, void *dest,
+                   const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                   size_t nblocks, size_t elem, int pe)
 {
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);

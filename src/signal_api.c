@@ -40,9 +40,10 @@ static inline ush_amo_op_t ush_sig_op(const char *routine, int sig_op)
 /* Put-with-signal of nelems elements of elem bytes. The signal is sent even for an empty payload
  * (it still tells the receiver "done"); dest is then not checked, as for
  * an empty put. */
-static inline __attribute__((always_inline)) void ush_api_put_signal_do(const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
-                                         const void *source, size_t nelems, size_t elem,
-                                         uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+static inline __attribute__((always_inline)) void
+ush_api_put_signal_do(const char *routine, shmem_ctx_t ctx, int nbi, void *dest,
+                      const void *source, size_t nelems, size_t elem, uint64_t *sig_addr,
+                      uint64_t signal, int sig_op, int pe)
 {
     size_t nbytes;
     USH_CHECK_CTX(routine, ctx);
@@ -69,8 +70,9 @@ USH_PROF_DISPATCH(ush_api_put_signal,
                    uint64_t signal, int sig_op, int pe),
                   (routine, ctx, nbi, dest, source, nelems, elem, sig_addr, signal, sig_op, pe))
 
-static inline __attribute__((always_inline)) void ush_api_signal_update_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
-                                            uint64_t *sig_addr, uint64_t signal, int pe)
+static inline __attribute__((always_inline)) void
+ush_api_signal_update_do(const char *routine, shmem_ctx_t ctx, ush_amo_op_t op,
+                         uint64_t *sig_addr, uint64_t signal, int pe)
 {
     USH_CHECK_CTX(routine, ctx);
     USH_CHECK_CTX_PE(routine, ctx, pe);

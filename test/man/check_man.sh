@@ -15,19 +15,10 @@
 # Exit 77 (skipped) without groff: `make check` installs it (groff-base).
 
 build=$1 work=$2 bindir=$3 mandir=$4 src=$5 cmake=${6:-cmake}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+need_groff
 
-if ! command -v groff >/dev/null 2>&1; then
-    echo "SKIP: no groff (apt-get install groff-base)"
-    exit 77
-fi
-
-rm -rf "$work"
-mkdir -p "$work"
-prefix=$work/prefix
-"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
-    { cat "$work/install.log"; echo "FAIL: cmake --install"; exit 1; }
+install_into "$build" "$work" "$cmake"
 man=$prefix/$mandir
 
 # Plain text of a page: ASCII, no bold or underline, no line-length breaks

@@ -26,23 +26,14 @@
 # `make check` installs both.
 
 check=$1 build=$2 work=$3 mandir=$4 libdir=$5 cc=$6 f90=$7 cmake=${8:-cmake}
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-if ! command -v groff >/dev/null 2>&1; then
-    echo "SKIP: no groff (apt-get install groff-base)"
-    exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+need_groff
 if ! command -v man >/dev/null 2>&1; then
     echo "SKIP: no man (apt-get install man-db)"
     exit 77
 fi
 
-rm -rf "$work"
-mkdir -p "$work"
-prefix=$work/prefix
-"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
-    { cat "$work/install.log"; echo "FAIL: cmake --install"; exit 1; }
+install_into "$build" "$work" "$cmake"
 man=$prefix/$mandir
 [ -d "$man/man3" ] || { echo "FAIL: no $mandir/man3 installed"; exit 1; }
 
