@@ -62,9 +62,17 @@ run() {   # run LIMIT ARGS...: status in $status, stdout in $work/out, stderr in
     [ "$status" -eq 0 ] || { head -n 20 "$work/err" >&2; cl_die "$* exited $status"; }
 }
 
-# Lines neither the PEs nor the launcher's own start-up chatter printed
-# (srun says when a step waits for resources).
-foreign() { grep -Ev "$1" "$2" | grep -Ev '^srun: (job [0-9]+ (queued|has been allocated)|Step created)' || true; }
+# Lines neither the PEs nor the launcher's own chatter printed: srun says
+# when a step waits for resources, and Open MPI's rsh launcher warns when
+# its setpgid loses the race with the agent it started, which has already
+# exec'd (EPERM; seen once on a busy machine): both are the launcher's,
+# not ushmem's.
+foreign() {
+    grep -Ev "$1" "$2" |
+        grep -Ev '^srun: (job [0-9]+ (queued|has been allocated)|Step created)' |
+        grep -Ev '^\[[^]]*\] plm:rsh: Warning: setpgid\([0-9]+,[0-9]+\) failed in parent with errno=Permission denied' ||
+        true
+}
 
 # what "spew 100000" writes: "PE r line i <filler>\n" for every PE r and
 # i < 100000 (quiet.c's filler: 51 characters)
