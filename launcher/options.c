@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char ush_run_profile_export[] = "SHMEM_PROFILE=1";
+
 #ifndef USH_VERSION_STRING
 #define USH_VERSION_STRING "unknown"
 #endif
@@ -352,7 +354,7 @@ ush_run_status_t ush_run_parse_options(int argc, char **argv, ush_run_opts_t *op
             opts->tag_output = 1;
         } else if (strcmp(arg, "--profile") == 0) {
             /* one word of argv: exports has room for it */
-            opts->exports[opts->nexports++] = (char *)"SHMEM_PROFILE=1";
+            opts->exports[opts->nexports++] = (char *)ush_run_profile_export;
         } else if (ush_run_opt_is(arg, "-x")) {
             if ((val = ush_run_opt_value(argc, argv, &i, "-x")) == NULL) {
                 return USH_RUN_ERR_USAGE;

@@ -33,6 +33,10 @@
 /* How long PEs get between SIGTERM and SIGKILL when the job is ended. */
 #define USH_RUN_KILL_GRACE_S   0.5
 
+/* What --profile exports: the one entry of exports that is neither a word
+ * of argv nor malloc'd. */
+extern const char ush_run_profile_export[];
+
 typedef enum {
     USH_RUN_OK = 0,
     USH_RUN_ERR_USAGE,      /* bad option or value; message printed */
@@ -78,7 +82,8 @@ typedef struct {
     char  **mcas;           /* --mca KEY VALUE pairs, flat (points into argv) */
     int     nmcas;          /* number of pairs */
     double  timeout_s;      /* --timeout; 0 = none */
-    char  **exports;        /* -x VAR[=VAL] as given (into argv), -genv's malloc'd */
+    char  **exports;        /* -x VAR[=VAL] as given (into argv), -genv's malloc'd,
+                               --profile's USH_RUN_PROFILE_EXPORT */
     int     nexports;
     char  **owned;          /* what exports holds that was malloc'd (-genv) */
     int     nowned;
