@@ -157,7 +157,7 @@ bench: install
 	$(MAKE) -C bench PREFIX=$(PREFIX) OUT=$(abspath $(BUILD))/bench-results
 
 # Start-up scaling, 4 to 256 PEs and 2 to 8 emulated nodes, against Open MPI
-# (bench/README.md, issue 17); about 15 minutes. Not part of bench: it
+# (bench/README.md); about 15 minutes. Not part of bench: it
 # needs root for the nodes. bench/Makefile's scale target calls
 # deps-bench-scale itself, so `make -C bench scale` installs them too.
 bench-scale: PACKAGES += $(PKG_BENCH_SCALE)

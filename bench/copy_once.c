@@ -26,8 +26,8 @@
  *   <lo> <hi> <warm|cold> <ns memcpy> <ns fixup> <ns movsb|-> <ns sse2> \
  *   <ns avx2|-> <ns avx512|-> <ns before> <ns chosen> <chosen / memcpy> \
  *   <chosen / fixup>
- * where "fixup" is memcpy made safe the cheapest way (issue 16's
- * baseline): memcpy up to the destination's last aligned 8-byte word,
+ * where "fixup" is memcpy made safe the cheapest way
+ * (the baseline): memcpy up to the destination's last aligned 8-byte word,
  * then that word's bytes copied once, so the word a waiter may poll is
  * written by one store after everything else; "before" is the choice
  * the tree made before AVX-512 (SSE2, AVX2 or `rep movsb` by size) and

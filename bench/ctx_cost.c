@@ -1,5 +1,5 @@
 /*
- * ctx_cost.c: what a created context costs a PE (issue 18): time to
+ * ctx_cost.c: what a created context costs a PE: time to
  * create, file descriptors and System V segments, for the first two
  * contexts and for the rest, then the first use of each (one atomic to
  * the next PE, with its endpoint) and destroy. Linux only.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # first.sh: the cost of the first put and get to each peer against the
-# second and the steady state, ushmem and Open MPI's OSHMEM (issue 17: a
+# second and the steady state, ushmem and Open MPI's OSHMEM (a
 # lazy wire-up may make the first access to a peer pay, later ones not).
 #
 #   first.sh [--prefix DIR] [--runs N] [--np "8 32"] [options]   (see --help)

@@ -1,5 +1,5 @@
 /*
- * The first access to a peer against the ones after it (issue 17): a
+ * The first access to a peer against the ones after it: a
  * library that connects to peers lazily may make the first put or get to a
  * PE pay for the connection, but not the second, nor any later one.
  *

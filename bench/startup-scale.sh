@@ -1,6 +1,6 @@
 #!/bin/bash
 # startup-scale.sh: how start-up cost and memory per PE grow with the job,
-# ushmem against Open MPI's OSHMEM (issue 17): one node from 4 to 256 PEs,
+# ushmem against Open MPI's OSHMEM: one node from 4 to 256 PEs,
 # and 2 to 8 emulated (netns) nodes of 8 PEs each.
 #
 #   startup-scale.sh [--prefix DIR] [--runs N] [--np "4 8 ..."] [options]   (see --help)
@@ -183,7 +183,7 @@ summarise() {
 
 # table CSV: the human-readable table of summarise's CSV, both libraries of
 # a point on one line, the ratio of their per-PE cost, and each library's
-# per-PE cost over the lowest of its series (issue 17 asks for every point
+# per-PE cost over the lowest of its series (the aim: every point
 # within 1.5 of it).
 table() {
     awk -F, '

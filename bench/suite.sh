@@ -143,7 +143,7 @@ table() {
         }' "$1"
 }
 
-# targets MEDIANS_CSV STARTUP_RATIO: issue 7's targets, met or missed, with
+# targets MEDIANS_CSV STARTUP_RATIO: the suite's targets, met or missed, with
 # the figure. STARTUP_RATIO may be "n/a".
 targets() {
     awk -F, -v startup="$2" '

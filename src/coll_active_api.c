@@ -161,7 +161,8 @@ void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t 
     }
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return; /* every member has nothing to do (buffers may be NULL) */
-    /* The root's dest stays as it was (seeds 000, 003). */
+    /* The root's dest stays as it was (the specification's broadcast page,
+     * the HPVM text). */
     ush_coll_bcast(aset_chan(&c), dest, source, bytes, PE_root);
     aset_done(&c);
 }

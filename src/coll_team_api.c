@@ -64,7 +64,8 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
     }
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return 0; /* every member has nothing to do (buffers may be NULL) */
-    /* Team broadcast also fills the root's dest (seed 001). */
+    /* Team broadcast also fills the root's dest (the specification's team
+     * broadcast page). */
     if (team->my_pe == PE_root && dest != source) memmove(dest, source, bytes);
     ush_coll_bcast(&s, dest, source, bytes, PE_root);
     return team_end(team);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The last PE is alone on its node and exits without shmem_finalize while
-# the others wait in a barrier (issue 18):
+# the others wait in a barrier:
 #
 #   alone.sh mpirun-netns|srun-netns NP PROGRAM
 #

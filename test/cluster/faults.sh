@@ -1,5 +1,5 @@
 #!/bin/bash
-# Faults under a real launcher on this machine (issue 6):
+# Faults under a real launcher on this machine:
 #
 #   faults.sh mpirun1|srun1 NP PROGRAM
 #

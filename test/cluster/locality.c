@@ -1,5 +1,5 @@
 /*
- * Node locality across real nodes (issue 5): shmem_ptr gives an address
+ * Node locality across real nodes: shmem_ptr gives an address
  * exactly for the PEs on this PE's node, SHMEM_TEAM_SHARED holds exactly
  * those PEs, and every PE stays accessible. The truth is each PE's host
  * name, gathered from all PEs.

@@ -1,5 +1,5 @@
 /*
- * MPI and OpenSHMEM in one program (issue 17, the specification's annex on
+ * MPI and OpenSHMEM in one program (the specification's annex on
  * MPI interoperability):
  *
  *   mpi_interop mpi|shmem mpi|shmem

@@ -1,5 +1,5 @@
 /*
- * Progress while the target computes (issue 5).
+ * Progress while the target computes.
  *
  * Where UCX emulates remote memory access and atomics in software (TCP
  * between nodes), a get, a flushed put or a fetching atomic completes only

@@ -79,7 +79,7 @@ try SMA_SYMMETRIC_SIZE 3X
 
 # A misspelt variable of ours: one warning (from PE 0) naming the right one;
 # the job runs. Another library's SHMEM_* variable: no word.
-# Short names and swapped letters too (SHMEM_DEUBG, issue 18).
+# Short names and swapped letters too (SHMEM_DEUBG).
 export SHMEM_SYMETRIC_SIZE=1M SHMEM_DEUBG=1 SHMEM_OFI_PROVIDER=verbs
 run -n 2 "$prog" hello
 unset SHMEM_SYMETRIC_SIZE SHMEM_DEUBG SHMEM_OFI_PROVIDER

@@ -149,7 +149,7 @@ diff "$scratch/fwd_want" "$scratch/fwd" >"$scratch/diff" ||
     fail "mpirun: forwarded variables differ (- expected, + got):
 $(cat "$scratch/diff")"
 
-# --- options from job scripts (issue 18), translated where they map -------
+# --- options from job scripts, translated where they map ------------------
 # srun: -N / -ppn without -n leave the count to srun; --oversubscribe is
 # --overcommit, --wdir --chdir; --map-by and --output-filename only a note
 hrun_osh SLURM_JOB_ID=42 -- -N 2 prog

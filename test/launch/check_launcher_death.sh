@@ -1,5 +1,5 @@
 #!/bin/sh
-# Nothing orphaned when the launcher itself dies (issue 18, part 2).
+# Nothing orphaned when the launcher itself dies.
 #
 #   check_launcher_death.sh oshrun SHMEM_BEHAVE PE_BEHAVE
 #       kill -9 oshrun while 4 PEs are stuck in the library (3 in a

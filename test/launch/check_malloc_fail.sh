@@ -1,6 +1,6 @@
 #!/bin/sh
 # A symmetric allocation larger than the heap returns NULL, which programs
-# may meet routinely (issue 18: a churn test printed 32,420 lines): each PE
+# may meet routinely (a churn test once printed 32,420 lines): each PE
 # says why once, not once per call; SHMEM_DEBUG=1 reports every failure.
 # Usage: check_malloc_fail.sh SHMEM_BEHAVE
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Output lines never mix (issue 18, part 4). PEs, more of them than cores,
+# Output lines never mix. PEs, more of them than cores,
 # write many 99-byte lines through fully buffered stdio to the relay pipe,
 # so most writes end mid-line; a few times each PE also flushes half a line
 # and pauses 300 ms (longer than the old relay's 0.2 s patience for a

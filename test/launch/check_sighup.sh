@@ -1,5 +1,5 @@
 #!/bin/sh
-# SIGHUP ends a PE at once (issue 18): UCX catches it for its debug mode
+# SIGHUP ends a PE at once: UCX catches it for its debug mode
 # (UCX_DEBUG_SIGNO), and PEs used to go on running through a hang-up.
 # A PE sent SIGHUP dies of it and the job ends with 129; so does the whole
 # job when the PEs' process group gets it (a terminal's hang-up); and

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Failed start-ups leave nothing in /dev/shm or among the System V segments
-# (issue 18): UCX creates each of its shared-memory files under a random
+# Failed start-ups leave nothing in /dev/shm or among the System V
+# segments: UCX creates each of its shared-memory files under a random
 # name and unlinks it a few milliseconds later, so a PE killed in between
 # (the job failing while the others are still in shmem_init) left it in
 # /dev/shm for good. oshrun now gives the PEs a private UCX_POSIX_DIR and

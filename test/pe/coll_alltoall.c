@@ -3,10 +3,11 @@
  * shmem_alltoalls32/64 (strides dst, sst 1..3), and (1.5+) the team forms,
  * typed, _Generic and *mem.
  *
- * The rule checked (seed 002): the sst*j-th block sent from member i to
- * member j lands in the dst*i-th block of dest on member j; the gaps the
- * strides leave in dest, anything past the last block, and every PE outside
- * the set stay untouched; pSync is SHMEM_SYNC_VALUE on return.
+ * The rule checked (Open MPI's shmem_alltoall page): the sst*j-th block
+ * sent from member i to member j lands in the dst*i-th block of dest on
+ * member j; the gaps the strides leave in dest, anything past the last
+ * block, and every PE outside the set stay untouched; pSync is
+ * SHMEM_SYNC_VALUE on return.
  */
 #include "coll_util.h"
 

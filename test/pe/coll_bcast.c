@@ -6,11 +6,13 @@
  * sizes; PEs left out at both ends), roots first, middle and last, counts
  * 1, 7, 1000 and, on two sets, 100000 (past any internal chunk). Checked:
  * non-root members receive the root's data and nothing past nelems; the
- * root's dest is untouched (the active-set rule, seeds 000/003); PEs
- * outside the set are untouched; pSync is SHMEM_SYNC_VALUE on return.
+ * root's dest is untouched (the active-set rule of the specification's
+ * broadcast page and the HPVM text); PEs outside the set are untouched;
+ * pSync is SHMEM_SYNC_VALUE on return.
  *
- * Teams: the root's dest is updated too (seed 001); world, a strided
- * split and a reversed split; back-to-back broadcasts with no barrier.
+ * Teams: the root's dest is updated too (the team broadcast page); world,
+ * a strided split and a reversed split; back-to-back broadcasts with no
+ * barrier.
  */
 #include "coll_util.h"
 
@@ -146,7 +148,7 @@ static void team_bcast(shmem_team_t team, const char *name, void *src, void *dst
             CHECK_POISON((char *)dst + n, GUARD, "broadcastmem dest past nelems");
             tag++;
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-            /* C11 generic form, exactly as seed 001 calls it. */
+            /* C11 generic form, exactly as the team broadcast page calls it. */
             {
                 long *s = src, *d = dst;
                 for (int i = 0; i < 4; i++)

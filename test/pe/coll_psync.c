@@ -1,5 +1,5 @@
 /*
- * pSync the way programs size and share it (issue 13):
+ * pSync the way programs size and share it:
  *
  *  - heat: one pSync declared with SHMEM_REDUCE_SYNC_SIZE serves both a
  *    broadcast32 and a double max reduction, as a published 2-D heat

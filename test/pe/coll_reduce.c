@@ -12,7 +12,8 @@
  * exactly max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) with guard
  * elements after it that must stay untouched (no scratch use past pWrk),
  * nreduce up to 100000 (past any pWrk-sized chunk). Two pSync/pWrk pairs
- * used alternately with no barrier in between (seed 004, example 2).
+ * used alternately with no barrier in between (SGI's shmem_max page,
+ * example 2).
  */
 #include "coll_util.h"
 #include <complex.h>
@@ -177,9 +178,9 @@ static void active_set_sweep(void)
     }
 }
 
-/* Seed 004, example 2, generalised: reductions on one active set
- * alternating two pSync/pWrk pairs with no barrier between calls, each
- * into its own target element. */
+/* SGI's shmem_max page, example 2, generalised: reductions on one active
+ * set alternating two pSync/pWrk pairs with no barrier between calls,
+ * each into its own target element. */
 static int alt_src[64], alt_dst[64];
 static double alt_dsrc[64], alt_ddst[64];
 static void alternating_pairs(aset_t a)

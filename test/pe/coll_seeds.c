@@ -1,35 +1,40 @@
 /*
- * The examples of the five documents this project started from (seeds
- * 000-004: broadcast, alltoalls and max-reduction pages), as written
- * there, with their results checked instead of printed:
+ * The examples of the five documents this project started from
+ * (broadcast, alltoalls and max-reduction pages), as written there, with
+ * their results checked instead of printed:
  *
- *   000  shmem_broadcast64 (spec page): the example program (PE 0 to all)
- *        and the text's case, "copies source on PE 4 to dest on PEs 5, 6,
- *        and 7" (needs 8 PEs); the root's dest is not written.
- *   001  team shmem_broadcast, C11 example: dest updated on every PE,
- *        the root included.
- *   002  shmem_alltoalls64 man page example (count 2, dst = sst = 1).
- *   003  SGI/Cray shmem_broadcast text: PE_root is relative to the active
- *        set; "node 1 broadcasts a value to all of the odd nodes":
- *        (PE_root 0, PE_start 1, logPE_stride 1, PE_size npes/2).
- *   004  SGI shmem_max man page: example 1, the maximum over the even PEs
- *        (PE_start 0, logPE_stride 1, PE_size npes/2; pWrk of
- *        max(NR/2+1, SHMEM_REDUCE_MIN_WRKDATA_SIZE)); example 2, one
- *        3-element int max over 8 PEs equals three 1-element calls with two
- *        pSync/pWrk pairs alternated and no barrier (needs 8 PEs).
+ *   bcast64_spec    shmem_broadcast64 (the specification's page): the
+ *                   example program (PE 0 to all) and the text's case,
+ *                   "copies source on PE 4 to dest on PEs 5, 6, and 7"
+ *                   (needs 8 PEs); the root's dest is not written.
+ *   team_bcast      team shmem_broadcast, C11 example: dest updated on
+ *                   every PE, the root included.
+ *   alltoalls64_page  shmem_alltoalls64 man page example (count 2,
+ *                   dst = sst = 1).
+ *   hpvm_bcast      the HPVM shmem_broadcast text: PE_root is relative to
+ *                   the active set; "node 1 broadcasts a value to all of
+ *                   the odd nodes" (PE_root 0, PE_start 1, logPE_stride 1,
+ *                   PE_size npes/2).
+ *   shmem_max_page  SGI shmem_max man page: example 1, the maximum over
+ *                   the even PEs (PE_start 0, logPE_stride 1, PE_size
+ *                   npes/2; pWrk of max(NR/2+1,
+ *                   SHMEM_REDUCE_MIN_WRKDATA_SIZE)); example 2, one
+ *                   3-element int max over 8 PEs equals three 1-element
+ *                   calls with two pSync/pWrk pairs alternated and no
+ *                   barrier (needs 8 PEs).
  */
 #include "coll_util.h"
 
-/* ---- seed 000 ---------------------------------------------------------- */
+/* ---- the specification's broadcast64 page ------------------------------ */
 #define NUM_ELEMS 4
 static long pSync[SHMEM_BCAST_SYNC_SIZE];
 static long source[NUM_ELEMS], dest[NUM_ELEMS];
 
-static void seed000(void)
+static void bcast64_spec(void)
 {
     const int me = pe_me, npes = pe_npes;
 
-    pe_section("seed 000: broadcast64 example, PE 0 to all");
+    pe_section("bcast64_spec: broadcast64 example, PE 0 to all");
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
         pSync[i] = SHMEM_SYNC_VALUE;
     memset(dest, 0, sizeof(dest));
@@ -45,7 +50,7 @@ static void seed000(void)
 
     if (npes < 8)
         return;
-    pe_section("seed 000: broadcast64 from PE 4 to PEs 5, 6, 7");
+    pe_section("bcast64_spec: broadcast64 from PE 4 to PEs 5, 6, 7");
     for (int i = 0; i < NUM_ELEMS; i++) {
         source[i] = me * 100 + i;
         dest[i] = -1;
@@ -61,15 +66,15 @@ static void seed000(void)
     shmem_barrier_all();
 }
 
-/* ---- seed 001 ---------------------------------------------------------- */
+/* ---- the team broadcast page ------------------------------------------- */
 #if PE_SPEC_AT_LEAST(1, 5)
 static long source1[4], dest1[4];
 
-static void seed001(void)
+static void team_bcast(void)
 {
     const int mype = pe_me;
 
-    pe_section("seed 001: team broadcast (C11), root's dest updated too");
+    pe_section("team_bcast: team broadcast (C11), root's dest updated too");
     memset(dest1, 0, sizeof(dest1));
     if (mype == 0)
         for (int i = 0; i < 4; i++)
@@ -86,15 +91,15 @@ static void seed001(void)
 }
 #endif
 
-/* ---- seed 002 ---------------------------------------------------------- */
+/* ---- the alltoalls64 man page ------------------------------------------ */
 static long pSync2[SHMEM_ALLTOALLS_SYNC_SIZE];
 
-static void seed002(void)
+static void alltoalls64_page(void)
 {
     int64_t *source2, *dest2;
     int      i, count, pe;
 
-    pe_section("seed 002: alltoalls64 example");
+    pe_section("alltoalls64_page: alltoalls64 example");
     count = 2;
     dest2 = (int64_t *)shmem_malloc(count * shmem_n_pes() * sizeof(int64_t));
     source2 = (int64_t *)shmem_malloc(count * shmem_n_pes() * sizeof(int64_t));
@@ -122,18 +127,18 @@ static void seed002(void)
     shmem_free(source2);
 }
 
-/* ---- seed 003 ---------------------------------------------------------- */
+/* ---- the HPVM broadcast text ------------------------------------------- */
 static long pSync3[SHMEM_BCAST_SYNC_SIZE], pSync3b[SHMEM_BCAST_SYNC_SIZE];
 static long target3[8], source3[8];
 static int  target3_32[8], source3_32[8];
 
-static void seed003(void)
+static void hpvm_bcast(void)
 {
     const int me = pe_me, numnodes = pe_npes, nlong = 5;
 
     if (numnodes < 2)
         return;
-    pe_section("seed 003: node 1 broadcasts to all of the odd nodes");
+    pe_section("hpvm_bcast: node 1 broadcasts to all of the odd nodes");
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
         pSync3[i] = pSync3b[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < 8; i++) {
@@ -162,7 +167,7 @@ static void seed003(void)
     shmem_barrier_all();
 }
 
-/* ---- seed 004 ---------------------------------------------------------- */
+/* ---- the SGI shmem_max page -------------------------------------------- */
 #define NR 1
 static long   PSYNC4[SHMEM_REDUCE_SYNC_SIZE];
 static double FOO, FOOMAX,
@@ -175,11 +180,11 @@ static int  pwrk1[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 1 ? SHMEM_REDUCE_MIN_WRKDATA_S
 static int  pwrk2[SHMEM_REDUCE_MIN_WRKDATA_SIZE > 1 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 1];
 static int  target4[3], source4[3], target4b[3];
 
-static void seed004(void)
+static void shmem_max_page(void)
 {
     const int me = pe_me, npes = pe_npes;
 
-    pe_section("seed 004 example 1: max over the even PEs");
+    pe_section("shmem_max_page example 1: max over the even PEs");
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         PSYNC4[i] = SHMEM_SYNC_VALUE; /* DATA PSYNC /.../ */
     FOO = (double)((me * 37) % 11) + 0.5;
@@ -201,7 +206,7 @@ static void seed004(void)
 
     if (npes < 8)
         return;
-    pe_section("seed 004 example 2: 3-element max = three 1-element calls, alternating pairs");
+    pe_section("shmem_max_page example 2: 3-element max = three 1-element calls, alternating pairs");
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync1[i] = psync2[i] = psync4b[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < 3; i++) {
@@ -234,12 +239,12 @@ static void seed004(void)
 int main(void)
 {
     pe_test_init();
-    seed000();
+    bcast64_spec();
 #if PE_SPEC_AT_LEAST(1, 5)
-    seed001();
+    team_bcast();
 #endif
-    seed002();
-    seed003();
-    seed004();
+    alltoalls64_page();
+    hpvm_bcast();
+    shmem_max_page();
     return pe_test_finish();
 }

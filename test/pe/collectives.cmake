@@ -130,7 +130,8 @@ ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
 # changing roots, with no barrier: the paths where a member runs ahead.
 ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL FCOLLECT NPES 2 3 4 8)
 
-# The seeds' examples, as written (000 and 004's second example need 8 PEs),
+# The seeds' examples, as written (the broadcast64 page's second case and
+# the shmem_max page's second example need 8 PEs),
 # under every broadcast, alltoall and reduction algorithm.
 ush_coll_test(coll_seeds    KINDS BCAST ALLTOALL REDUCE NPES 1 2 4 5 8)
 # pSync as programs size and share it: one array of any documented size for

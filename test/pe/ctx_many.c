@@ -1,5 +1,5 @@
 /*
- * Many contexts per PE (issue 18): NCTX created contexts on every PE at
+ * Many contexts per PE: NCTX created contexts on every PE at
  * once, with the open-file limit only FD_ROOM above what the PE holds
  * after shmem_init (a node's share per PE when 128 PEs run on it). A UCX
  * worker per context, about ten descriptors and (then) two System V

@@ -1,5 +1,5 @@
 /*
- * What a PE holds of the resources contexts cost (issue 18): open file
+ * What a PE holds of the resources contexts cost: open file
  * descriptors, System V segments it created, and the open-file limit the
  * context tests lower to stand for a node's share per PE. Linux only.
  */

@@ -314,7 +314,7 @@ static void c_realloc_bad(int bad)
     shmem_free(q);
 }
 
-/* Calls outside the library's life (issue 18): they run before
+/* Calls outside the library's life: they run before
  * pe_test_init (BEFORE), or after a shmem_finalize (AFTER, which
  * initialises and finalizes itself); with bad == 0 the same call is made
  * while the library is up. The message must say which. */

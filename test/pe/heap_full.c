@@ -1,5 +1,5 @@
 /*
- * The whole SHMEM_SYMMETRIC_SIZE is the user's (issue 13): one shmem_malloc
+ * The whole SHMEM_SYMMETRIC_SIZE is the user's: one shmem_malloc
  * of exactly the configured size succeeds on every PE, its first and last
  * bytes are reachable by a neighbour's put, and one byte more (past the
  * heap's whole pages) is refused with NULL - a normal answer that leaves

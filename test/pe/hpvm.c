@@ -1,5 +1,5 @@
 /*
- * The HPVM interface of <ushmem/hpvm.h> (seed 003, issue 15), with the
+ * The HPVM interface of <ushmem/hpvm.h> (the HPVM documentation), with the
  * page's own code fragments where it gives them. This translation unit
  * sees only that header; hpvm_verify.c, an OpenSHMEM one linked into the
  * same program, reports the verdict and ends the job on a failure.

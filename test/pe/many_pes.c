@@ -1,5 +1,5 @@
 /*
- * A whole job at the PE counts issue 17 is about (64 and more on one node):
+ * A whole job at large PE counts (64 and more on one node):
  * every PE talks to every other one once, so a wire-up that skips, mixes up
  * or half-builds a peer shows as a wrong value here, not as a slow start.
  *

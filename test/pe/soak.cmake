@@ -1,4 +1,4 @@
-# Soak (issue 6): RMA, atomics, locks, signals, split teams with their
+# Soak: RMA, atomics, locks, signals, split teams with their
 # contexts and collectives mixed in every iteration, checked exactly; PE 0
 # prints the job's operation totals. Included by test/pe/CMakeLists.txt.
 # The iteration count is the argument. Measured on a 2-core machine at a

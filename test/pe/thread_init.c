@@ -1,5 +1,5 @@
 /*
- * Threads racing to start the library (issue 18): on every PE, 4 threads
+ * Threads racing to start the library: on every PE, 4 threads
  * released together call shmem_init_thread(SHMEM_THREAD_MULTIPLE), then
  * together call shmem_finalize, 20 times over. The specification leaves
  * concurrent calls undefined; ushmem serialises them, so the first caller

@@ -25,7 +25,7 @@ ush_add_pe_test(NAME thread_wait SOURCES thread_wait.c LIBS Threads::Threads TIM
 # arrays: concurrent channel agreements, and contention for the borrowed one.
 ush_add_pe_test(NAME thread_aset SOURCES thread_aset.c LIBS Threads::Threads NPES 1 2 3 4
                 TIMEOUT 120)
-# Threads racing to call shmem_init_thread and shmem_finalize (issue 18).
+# Threads racing to call shmem_init_thread and shmem_finalize.
 ush_add_pe_test(NAME thread_init SOURCES thread_init.c LIBS Threads::Threads NPES 1 2 4
                 TIMEOUT 120)
 # Team contexts made and used by threads.

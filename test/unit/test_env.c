@@ -393,7 +393,7 @@ Test(env, print_lists_every_variable)
     free(text);
 }
 
-/* --- misspelt names (issue 18) ---------------------------------------------- */
+/* --- misspelt names ---------------------------------------------------------- */
 
 static void typo(const char *name, const char *want)
 {
