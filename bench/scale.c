@@ -1,6 +1,6 @@
 /*
- * The start-up program of startup-scale.sh: start up, allocate from the symmetric
- * heap, meet every PE, read one word from the PE farthest away in rank
+ * The start-up program of startup-scale.sh: start up, allocate from the
+ * symmetric heap, meet every PE, read one word from the PE farthest away in rank
  * (me + npes/2), shut down. startup-scale.sh times it from 4 to 256 PEs and
  * across emulated nodes, built unchanged against ushmem and Open MPI.
  *
