@@ -83,7 +83,7 @@ typedef struct {
     int     nmcas;          /* number of pairs */
     double  timeout_s;      /* --timeout; 0 = none */
     char  **exports;        /* -x VAR[=VAL] as given (into argv), -genv's malloc'd,
-                               --profile's USH_RUN_PROFILE_EXPORT */
+                               --profile's ush_run_profile_export */
     int     nexports;
     char  **owned;          /* what exports holds that was malloc'd (-genv) */
     int     nowned;

@@ -42,34 +42,25 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
  * not one of ours. Our PEs alone take the core from a yielding waiter for
  * milliseconds too: to Linux's EEVDF scheduler each yield pushes the
  * waiter's deadline back by a slice, so a PE that yielded through a long
- * wait is picked last for a while after. With 4 PEs on 2 cores and nothing
- * else running, alltoall of 256 KiB saw a dozen 2-4 ms losses a second per
- * PE, and the holds they set made it 74 us a call against 59 without (and
- * Open MPI's 61), in the phases when the hypervisor's placement of the two
- * vCPUs makes such losses frequent. The one spare task is what runs
- * briefly beside a job (a daemon's tick, the launcher's relay): without
- * it, one of fifteen such 4-PE runs still set a hold. Beside one or four
- * busy loops the count is above the bound, and the holds are set as
- * before (a ring reduction at 8 PEs took as long as without this test).
- * The count is /proc/loadavg's running tasks, this one included, read
- * only after a second lost yield; unreadable, it counts as someone else. */
+ * wait is picked last for a while after (4 PEs on 2 cores, alltoall of
+ * 256 KiB: a dozen 2-4 ms losses a second, and holds that made it 74 us a
+ * call against 59). The one spare task is what runs briefly beside a job
+ * (a daemon's tick, the launcher's relay). Beside busy loops the count is
+ * above the bound and the holds are set as before. /proc/loadavg's fourth
+ * field counts the running tasks, this one included; it is read only after
+ * a second lost yield, and unreadable, it counts as someone else. */
 static int ush_tp_others_running(void)
 {
     char buf[128];
+    long running;
     int  fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 1;
     ssize_t len = read(fd, buf, sizeof(buf) - 1);
     close(fd);
     if (len <= 0) return 1;
     buf[len] = '\0';
-    /* "0.52 0.58 0.59 3/467 12345": the fourth field's running count */
-    const char *p = buf;
-    for (int field = 0; field < 3 && p; field++) {
-        p = strchr(p, ' ');
-        if (p) p++;
-    }
-    long running;
-    if (p == NULL || sscanf(p, "%ld/", &running) != 1) return 1;
+    /* "0.52 0.58 0.59 3/467 12345" */
+    if (sscanf(buf, "%*s %*s %*s %ld/", &running) != 1) return 1;
     return running > ush_tp_job.local_size + 1;
 }
 
