@@ -535,7 +535,7 @@ static int ush_tp_device_atomics(void)
 /* Map segment s of node-local peer pe into our address space if the peer
  * shared it through a memfd (its heap, and its static data unless
  * SHMEM_SHARE_STATIC=0); otherwise it stays on UCX. Under map_lock. Each
- * segment on its first access: a mapping is an open and an mmap, and
+ * segment on its first access: a mapping is a descriptor and an mmap, and
  * many programs touch only the heap. */
 static void ush_tp_map_seg(int pe, int s)
 {
@@ -553,6 +553,35 @@ static void ush_tp_map_seg(int pe, int s)
     __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
 }
 
+/* On a node of more than USH_TP_AHEAD_MAP_MAX PEs nothing was mapped
+ * ahead, and each segment is mapped on its first access (about 15 us:
+ * the peer's descriptor, an mmap, a page fault). A PE that has mapped
+ * segment seg of USH_TP_MAP_BATCH_AFTER peers so is taken to talk to all
+ * of them (an alltoall, a random access pattern) rather than to a few
+ * neighbours (a ring, a dissemination barrier's log2 n partners): the
+ * segment of every other peer already read ahead is then mapped at once,
+ * about 10 us a peer here, 2.5 ms at 256 PEs a node, instead of on each
+ * first access. Mapping them all from the first access would make every
+ * PE of a job pay for that, 1 s of the 3.2 s a 256-PE hello takes on 2
+ * cores. Peers still being read are left to their own first access.
+ * Under map_lock. */
+#define USH_TP_MAP_BATCH_AFTER 16
+
+static void ush_tp_map_batch(int seg)
+{
+    unsigned char bit = (unsigned char)(1u << seg);
+
+    if (ush_tp_ahead_map || ++ush_tp.map_lazy[seg] < USH_TP_MAP_BATCH_AFTER) return;
+    ush_tp.map_batched |= bit;
+    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+        if (!(ush_tp.map_pending[pe] & bit) ||
+            __atomic_load_n(&ush_tp.peers[pe].ahead, __ATOMIC_ACQUIRE) != USH_TP_AHEAD_READY)
+            continue;
+        ush_tp_map_seg(pe, seg);
+        __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~bit, __ATOMIC_RELEASE);
+    }
+}
+
 char *ush_tp_map_miss(int pe, int seg)
 {
     char        **slot = &ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
@@ -566,6 +595,7 @@ char *ush_tp_map_miss(int pe, int seg)
         if (ush_tp.map_pending[pe] & bit) {
             ush_tp_map_seg(pe, seg);
             __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~bit, __ATOMIC_RELEASE);
+            if (!(ush_tp.map_batched & bit)) ush_tp_map_batch(seg);
         }
         pthread_mutex_unlock(&ush_tp.map_lock);
     }

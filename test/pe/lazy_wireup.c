@@ -25,9 +25,28 @@
  * shared, so peers' static data is reached through UCX, but their heaps
  * still map: SHMEM_TEAM_SHARED is still the node.
  *
+ * With "nopidfd", pidfd_getfd is refused (seccomp, as some container
+ * profiles and Yama's ptrace_scope=1 refuse it) before shmem_init: every
+ * peer must still map, through /proc/<pid>/fd/<fd>.
+ *
  * ushmem-specific (the memfd's name); run on one node.
  */
 #include "pe_test.h"
+
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#if defined(__x86_64__)
+#define TEST_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define TEST_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TEST_AUDIT_ARCH AUDIT_ARCH_PPC64LE
+#endif
 
 #define MAX_PES 256
 
@@ -108,22 +127,8 @@ static int nostatic(void)
     return pe_test_finish();
 }
 
-int main(int argc, char **argv)
+static int every_peer(void)
 {
-    if (argc > 1 && strcmp(argv[1], "nostatic") == 0) {
-        pe_test_init();
-        return nostatic();
-    }
-    if (argc > 1 && strcmp(argv[1], "mixed") == 0) {
-        /* The launcher's PMIx rank is the PE, before shmem_init says so. */
-        const char *rank = getenv("PMIX_RANK");
-        int         odd  = rank && atoi(rank) % 2 == 1, provided;
-        if (odd) setenv("UCX_TLS", "tcp,self", 1), setenv("SHMEM_SHARE_STATIC", "0", 1);
-        shmem_init_thread(odd ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE, &provided);
-        pe_test_started();
-        return mixed();
-    }
-    pe_test_init();
     const int me = pe_me, npes = pe_npes;
     CHECK(npes <= MAX_PES);
 
@@ -154,4 +159,56 @@ int main(int argc, char **argv)
 
     shmem_free(heap);
     return pe_test_finish();
+}
+
+/* pidfd_getfd fails with EPERM in this process and every thread and child
+ * it makes from here on (PMIx's and UCX's threads among them). Whether
+ * the filter took: a call with a bad descriptor must fail with EPERM,
+ * not EBADF. */
+static int refuse_pidfd_getfd(void)
+{
+#if defined(TEST_AUDIT_ARCH) && defined(SYS_pidfd_getfd)
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_getfd, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        return 0;
+    return syscall(SYS_pidfd_getfd, -1, 0, 0) == -1 && errno == EPERM;
+#else
+    return 0;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "nopidfd") == 0) {
+        int refused = refuse_pidfd_getfd();
+        pe_test_init();
+        pe_section("pidfd_getfd refused");
+        CHECK(refused);
+        return every_peer();
+    }
+    if (argc > 1 && strcmp(argv[1], "nostatic") == 0) {
+        pe_test_init();
+        return nostatic();
+    }
+    if (argc > 1 && strcmp(argv[1], "mixed") == 0) {
+        /* The launcher's PMIx rank is the PE, before shmem_init says so. */
+        const char *rank = getenv("PMIX_RANK");
+        int         odd  = rank && atoi(rank) % 2 == 1, provided;
+        if (odd) setenv("UCX_TLS", "tcp,self", 1), setenv("SHMEM_SHARE_STATIC", "0", 1);
+        shmem_init_thread(odd ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE, &provided);
+        pe_test_started();
+        return mixed();
+    }
+    pe_test_init();
+    return every_peer();
 }
