@@ -229,9 +229,10 @@ static int ush_tp_share_fd(const ush_tp_share_t *sh)
     if (!__atomic_load_n(&no_getfd, __ATOMIC_RELAXED)) {
         int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)sh->pid, 0);
         int fd    = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, (int)sh->fd, 0);
+        int err   = errno;
         if (pidfd >= 0) close(pidfd);
         if (fd >= 0) return fd; /* pidfd_getfd sets close-on-exec */
-        if (errno == ENOSYS || errno == EPERM || errno == EACCES)
+        if (err == ENOSYS || err == EPERM || err == EACCES)
             __atomic_store_n(&no_getfd, 1, __ATOMIC_RELAXED);
     }
 #endif
