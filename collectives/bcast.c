@@ -7,9 +7,13 @@
  * then waits for the data flag. The root sends from src and its own dest
  * is left alone. In sets of up to USH_COLL_MBOX_N members, linear sends
  * small payloads through mailboxes instead (bcast_mbox), and the root runs
- * ahead of its receivers.
+ * ahead of its receivers. Where every member maps every other, pull turns
+ * the direction round: each receiver copies from the root's source itself,
+ * all at once.
  */
 #include "coll_sync.h"
+
+#include "ush_symm.h"
 
 /* Chunk of the pipelined chain: big enough to amortise a flag, small
  * enough that the next hop starts early. */
@@ -172,6 +176,51 @@ static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, 
     for (int k = 1; k < n; k++) ush_coll_signal(s, USH_W_DATA, (me + k) % n);
 }
 
+/* Pull, for members that map each other: once every receiver has counted
+ * itself in, the root tells each where its source is (segment and offset,
+ * in the data word's value), and the receivers copy it into their own dest
+ * at the same time, each on its own core: one copy's time where linear
+ * makes the root copy n - 1 times and the chain passes every byte through
+ * n - 1 hops (at 4 PEs on 2 cores, 256 KiB: 22 us against the chain's 34).
+ * The root returns when all have counted their copy done, so its source
+ * may change again. A root whose source is not symmetric (other
+ * implementations put from any local buffer, and programs rely on it)
+ * writes into the receivers' dest itself, as linear does, and says so
+ * with the value 1. At most one value waits in a receiver's data word:
+ * the next one needs its next count in. */
+#define BCAST_PUSHED 1u
+
+static void bcast_pull(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
+                       int root)
+{
+    int    n = s->set.size, me = s->set.me;
+    size_t off;
+
+    if (me != root) {
+        ush_coll_count(s, USH_W_CNT_READY, root);
+        uint64_t where;
+        USH_WAIT_UNTIL((where = __atomic_load_n(&s->w[USH_W_DATA], __ATOMIC_ACQUIRE)) != 0);
+        ush_coll_amo_self(s, USH_W_DATA, (uint64_t)0 - where);
+        if (where == BCAST_PUSHED) return;
+        const char *from = (const char *)ush_seg[(where >> 1) & 0x3f].base + (where >> 8);
+        ush_get(SHMEM_CTX_DEFAULT, dest, from, bytes, ush_coll_world(s, root));
+        ush_coll_count(s, USH_W_CNT_DATA, root);
+        return;
+    }
+    int seg = ush_seg_find(src, bytes, &off);
+    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
+    if (seg < 0) {
+        for (int k = 1; k < n; k++) ush_coll_put(s, dest, src, bytes, (me + k) % n);
+        ush_coll_fence();
+    }
+    /* bit 0 clear: pull; bits 1-6 the segment; then the offset */
+    uint64_t where = seg < 0 ? BCAST_PUSHED : (uint64_t)off << 8 | (uint64_t)seg << 1 | 0x80;
+    for (int k = 1; k < n; k++)
+        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[USH_W_DATA], where, sizeof(uint64_t),
+                     ush_coll_world(s, (me + k) % n));
+    if (seg >= 0) ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
+}
+
 void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                     int root)
 {
@@ -179,6 +228,7 @@ void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_
     switch (ush_coll_select(USH_COLL_BCAST, bytes, s->set.size)) {
     case 1:  bcast_chain(s, dest, src, bytes, root); break;
     case 2:  bcast_linear(s, dest, src, bytes, root); break;
+    case 3:  bcast_pull(s, dest, src, bytes, root); break;
     default: bcast_tree(s, dest, src, bytes, root); break;
     }
 }

@@ -51,7 +51,7 @@
       "Algorithm of shmem_barrier_all, shmem_sync_all and shmem_team_sync: auto, "    \
       "central or dissemination.")                                                    \
     X(bcast_algorithm, BCAST_ALGORITHM, STRING, "auto",                               \
-      "Broadcast algorithm: auto, tree, chain or linear.")                            \
+      "Broadcast algorithm: auto, tree, chain, linear or pull.")                      \
     X(collect_algorithm, COLLECT_ALGORITHM, STRING, "auto",                           \
       "collect algorithm: auto, linear or ring.")                                     \
     X(fcollect_algorithm, FCOLLECT_ALGORITHM, STRING, "auto",                         \
