@@ -232,16 +232,18 @@ static void reduce_linear(const ush_coll_sync_t *s, char *dest, size_t count, si
 /* Direct, for sets whose members all map each other's memory: no copy
  * into a scratch and no chunks. dest is cut into one segment per member;
  * each member folds every other member's dest segment into its own
- * segment, reading it where it lies, then copies the other segments,
- * final, from their owners. Per member that is (n-1)/n of the data folded
- * and (n-1)/n copied, against all of it twice for recursive doubling.
+ * segment, reading it where it lies, then writes its segment, final, into
+ * the others' dest. Per member that is (n-1)/n of the data folded and
+ * (n-1)/n copied, against all of it twice for recursive doubling.
  *
- * Three counts order it. CNT_READY: every dest holds its owner's
- * contribution (nobody reads a dest before). CNT_DATA: every segment is
- * final (nobody copies one before). CH_READY: every member has copied what
- * it needs (nobody returns, letting its program write dest, while a peer
- * may still read it). A member one call ahead only adds to a count this
- * member has not yet waited for: the counts absorb it. */
+ * Two counts order it. CNT_READY: every dest holds its owner's
+ * contribution (nobody reads a dest before). CNT_DATA: a member's final
+ * segment is in this dest. Segment k of a dest is read by member k alone
+ * (its fold) and written by member k alone (after its fold), so the
+ * writes need no count of their own; and the last count in tells a member
+ * that every peer has finished its fold, so none reads this dest any more
+ * and the program may have it back. A member one call ahead only adds to
+ * a count this member has not yet waited for: the counts absorb it. */
 static void reduce_direct(const ush_coll_sync_t *s, char *dest, size_t count, size_t es,
                           ush_coll_op_fn_t op)
 {
@@ -267,14 +269,14 @@ static void reduce_direct(const ush_coll_sync_t *s, char *dest, size_t count, si
         int u = (v + i) % n; /* each member starts with a different peer */
         op(dest + SEG_OFF(v), peer[u] + SEG_OFF(v), SEG_LEN(v));
     }
-    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CNT_DATA, (v + i) % n);
-    ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
+    /* Plain stores into mapped memory; each count is a sequentially
+     * consistent atomic on it, which orders them before it. */
     for (int i = 1; i < n; i++) {
         int u = (v + i) % n;
-        memcpy(dest + SEG_OFF(u), peer[u] + SEG_OFF(u), SEG_LEN(u) * es);
+        memcpy(peer[u] + SEG_OFF(v), dest + SEG_OFF(v), SEG_LEN(v) * es);
     }
-    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CH_READY, (v + i) % n);
-    ush_coll_wait_count(s, USH_W_CH_READY, (uint64_t)n - 1);
+    for (int i = 1; i < n; i++) ush_coll_count(s, USH_W_CNT_DATA, (v + i) % n);
+    ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
 #undef SEG_OFF
 #undef SEG_LEN
 }
