@@ -232,6 +232,7 @@ static int ush_tp_share_fd(const ush_tp_share_t *sh)
         int err   = errno;
         if (pidfd >= 0) close(pidfd);
         if (fd >= 0) return fd; /* pidfd_getfd sets close-on-exec */
+        /* a kernel before 5.6, or a refusal: neither changes per peer */
         if (err == ENOSYS || err == EPERM || err == EACCES)
             __atomic_store_n(&no_getfd, 1, __ATOMIC_RELAXED);
     }

@@ -534,7 +534,8 @@ static int ush_tp_device_atomics(void)
 
 /* Map segment s of node-local peer pe into our address space if the peer
  * shared it through a memfd (its heap, and its static data unless
- * SHMEM_SHARE_STATIC=0); otherwise it stays on UCX. Under map_lock. Each
+ * SHMEM_SHARE_STATIC=0); otherwise it stays on UCX. Then the segment is no
+ * longer pending (release: the slot is set first). Under map_lock. Each
  * segment on its first access: a mapping is a descriptor and an mmap, and
  * many programs touch only the heap. */
 static void ush_tp_map_seg(int pe, int s)
@@ -551,6 +552,7 @@ static void ush_tp_map_seg(int pe, int s)
                      "SHMEM_SHARE_STATIC=0 if segment 1 (static data) is the one", pe, s);
     }
     __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
+    __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~(1u << s), __ATOMIC_RELEASE);
 }
 
 /* On a node of more than USH_TP_AHEAD_MAP_MAX PEs nothing was mapped
@@ -569,16 +571,11 @@ static void ush_tp_map_seg(int pe, int s)
 
 static void ush_tp_map_batch(int seg)
 {
-    unsigned char bit = (unsigned char)(1u << seg);
-
-    if (ush_tp_ahead_map || ++ush_tp.map_lazy[seg] < USH_TP_MAP_BATCH_AFTER) return;
-    ush_tp.map_batched |= bit;
+    if (ush_tp_ahead_map || ++ush_tp.map_lazy[seg] != USH_TP_MAP_BATCH_AFTER) return;
     for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        if (!(ush_tp.map_pending[pe] & bit) ||
-            __atomic_load_n(&ush_tp.peers[pe].ahead, __ATOMIC_ACQUIRE) != USH_TP_AHEAD_READY)
-            continue;
-        ush_tp_map_seg(pe, seg);
-        __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~bit, __ATOMIC_RELEASE);
+        if ((ush_tp.map_pending[pe] & (1u << seg)) &&
+            __atomic_load_n(&ush_tp.peers[pe].ahead, __ATOMIC_ACQUIRE) == USH_TP_AHEAD_READY)
+            ush_tp_map_seg(pe, seg);
     }
 }
 
@@ -594,8 +591,7 @@ char *ush_tp_map_miss(int pe, int seg)
         pthread_mutex_lock(&ush_tp.map_lock);
         if (ush_tp.map_pending[pe] & bit) {
             ush_tp_map_seg(pe, seg);
-            __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~bit, __ATOMIC_RELEASE);
-            if (!(ush_tp.map_batched & bit)) ush_tp_map_batch(seg);
+            ush_tp_map_batch(seg);
         }
         pthread_mutex_unlock(&ush_tp.map_lock);
     }

@@ -90,7 +90,6 @@ typedef struct {
     int            *local;      /* [pe]: on this node */
     unsigned char  *map_pending; /* [pe]: bit s, a node-local peer's segment s not yet mapped */
     int             map_lazy[USH_TP_MAX_SEGS]; /* peers whose segment s was mapped on access */
-    unsigned char   map_batched; /* bit s: segment s of the peers read ahead mapped at once */
     pthread_mutex_t peer_lock;  /* loading a peer */
     pthread_mutex_t map_lock;   /* mapping a peer */
 } ush_tp_state_t;
