@@ -74,11 +74,11 @@ typedef struct {
 } ush_coll_layout_t;
 
 /* Active sets: the words of one channel (aset_chan.c), all regions. */
-#define USH_COLL_ASET_RED      1056
+#define USH_COLL_ASET_RED      2112
 #define USH_COLL_ASET_MBOX     { 256, 1024, 2112, 4112 }
 #define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 256 + 1024 + 2112 + 4112)
 /* One bank of a team's sync words. */
-#define USH_COLL_TEAM_RED      528
+#define USH_COLL_TEAM_RED      2112
 #define USH_COLL_TEAM_MBOX     { 16, 64, 0, 0 }
 #define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + 16 + 64)
 extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;

@@ -35,7 +35,7 @@ _Static_assert(USH_SYMM_LIB_BYTES % USH_SYMM_MIN_ALIGN == 0,
                "the library's part must be a whole number of huge pages");
 /* The size is stated to users: SHMEM_SYMMETRIC_SIZE's help (ush_env.h,
  * printed by oshinfo) and docs/environment.md say so many MiB. */
-_Static_assert(USH_SYMM_LIB_BYTES == (size_t)8 << 20,
+_Static_assert(USH_SYMM_LIB_BYTES == (size_t)12 << 20,
                "USH_SYMM_LIB_BYTES changed: update the MiB in SHMEM_SYMMETRIC_SIZE's help "
                "(src/ush_env.h), docs/environment.md and docs/design.md, then this line");
 

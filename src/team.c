@@ -102,8 +102,8 @@ void ush_team_init(void)
         ush_symm_internal_alloc((size_t)USH_TEAM_MAX * USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
     ush_team_pool_scratch = ush_symm_internal_alloc((size_t)USH_TEAM_MAX * USH_TEAM_SCRATCH);
     ush_team_split_masks  = ush_symm_internal_alloc(USH_TEAM_MAX * sizeof(uint64_t));
-    memset(ush_team_pool_sync, 0, (size_t)USH_TEAM_MAX * USH_TEAM_SYNC_WORDS * sizeof(uint64_t));
-    memset(ush_team_pool_scratch, 0, (size_t)USH_TEAM_MAX * USH_TEAM_SCRATCH);
+    /* No memset: the heap's memfd is new at every init, so the pool is
+     * zero, and a page a team never uses is never backed. */
     ush_team_free = ~UINT64_C(0) >> (64 - USH_TEAM_MAX);
 
     ush_team_setup(&ush_team_world, 0, 1, n, 0);

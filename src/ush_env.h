@@ -20,7 +20,7 @@
 #define USH_ENV_TABLE(X)                                                              \
     X(symmetric_size, SYMMETRIC_SIZE, SIZE, "256M",                                   \
       "Bytes of symmetric heap per PE (k/m/g/t suffixes), all for shmem_malloc & "    \
-      "co.: the library's own 8 MiB come on top. SMA_SYMMETRIC_SIZE is read when "    \
+      "co.: the library's own 12 MiB come on top. SMA_SYMMETRIC_SIZE is read when "    \
       "this is unset.")                                                               \
     X(debug, DEBUG, BOOL, "0",                                                        \
       "Checks that cost time: every PE allocates the same sizes, pSync holds "        \

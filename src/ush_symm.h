@@ -35,13 +35,13 @@ typedef struct {
  *
  * The library's part is bump-allocated in the same order on every PE (the
  * same offsets everywhere) and never freed until finalize. Its size is a
- * constant, the sum of what init takes (about 5.8 MiB: team sync words
+ * constant, the sum of what init takes (about 10.4 MiB: team sync words
  * and scratch, barrier flags, active-set scratch and channels, the wait
  * beacon) with room to spare; raise it when adding internal objects (init stops with a
  * message naming it if they do not fit; symm.c's static assertion lists
  * the documents that state the size). Untouched pages of the heap's
  * memfd cost nothing. */
-#define USH_SYMM_LIB_BYTES ((size_t)8 << 20)
+#define USH_SYMM_LIB_BYTES ((size_t)12 << 20)
 
 /* The allocator aligns addresses, yet must give the same offsets on every
  * PE: so the user heap's base is aligned to the largest alignment

@@ -40,16 +40,18 @@ static void active_set_sweep(uint32_t *src32, uint32_t *dst32, uint64_t *src64, 
         aset_t a = sets[s];
         int    idx = aset_index(a, me);
         int    large = aset_is_large(a, npes);
-        size_t counts[4] = {1, 7, 100, NLARGE / (size_t)a.size + 1};
+        /* 256 and 257 64-bit elements: a block that just fills the
+         * largest per-source slot (2 KiB) and one that just misses it. */
+        size_t counts[6] = {1, 7, 100, 256, 257, NLARGE / (size_t)a.size + 1};
 
-        for (int k = 0; k < (large ? 4 : 3); k++) {
+        for (int k = 0; k < (large ? 6 : 5); k++) {
             size_t n = counts[k];
             /* (dst, sst): (0,0) means plain alltoall. */
             int strides[5][2] = {{0, 0}, {1, 1}, {2, 1}, {1, 3}, {3, 2}};
             for (int st = 0; st < 5; st++) {
                 ptrdiff_t dst = strides[st][0], sst = strides[st][1];
                 int       plain = dst == 0;
-                if (k == 3 && st > 2)
+                if (k == 5 && st > 2)
                     continue; /* the large count with strides 1 and 2 only */
                 if (plain)
                     dst = sst = 1;
