@@ -6,10 +6,15 @@
  * They run the algorithms of collectives/ on one bank of the team's sync
  * words and on its scratch. Consecutive calls use consecutive banks, so a
  * member that is ahead by fewer than USH_TEAM_BANKS calls signals only into
- * words its slower peers are not using; before a bank comes round again a
- * team barrier makes sure every member has finished with it (its counts
- * are then all zero). Back-to-back collectives need no barrier of the
- * user's, and a late member only delays those who wait for it.
+ * words its slower peers are not using; before a bank comes round again
+ * every member must have finished with it (its counts are then all zero).
+ * A team barrier makes sure of it, unless the calls since the bank's last
+ * use include one that no member leaves before all have entered it
+ * (collect, fcollect, alltoall, reduce; not broadcast or scan), or a team
+ * barrier: then every member finished the calls before that one. So a
+ * loop of such calls runs no barrier at all, and a loop of broadcasts one
+ * every USH_TEAM_BANKS calls. Back-to-back collectives need no barrier of
+ * the user's, and a late member only delays those who wait for it.
  */
 #include "ush.h"
 #include "ush_check.h"
@@ -35,7 +40,10 @@ static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s
         ush_fatal(routine, "this PE is not a member of the team it was given");
     }
     uint64_t bank = team->coll_calls % USH_TEAM_BANKS;
-    if (bank == 0 && team->coll_calls > 0) ush_team_sync(team);
+    /* The bank's last use was call coll_calls - USH_TEAM_BANKS. */
+    if (bank == 0 && team->coll_calls > 0 &&
+        ush_team_done_by_all[team->slot] + USH_TEAM_BANKS <= team->coll_calls)
+        ush_team_sync(team);
     *s = (ush_coll_sync_t){ .set = ush_team_set(team),
                             .w = team->sync + USH_COLL_BARRIER_ROUNDS + bank * USH_COLL_W_TEAM,
                             .lay = &ush_coll_layout_team,
@@ -43,8 +51,11 @@ static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s
     return 0;
 }
 
-static int team_end(shmem_team_t team)
+/* all_in: no member returns from this call before every member entered
+ * it, so every member has finished the calls before it. */
+static int team_end(shmem_team_t team, int all_in)
 {
+    if (all_in) ush_team_done_by_all[team->slot] = team->coll_calls;
     team->coll_calls++;
     return 0;
 }
@@ -68,7 +79,7 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
      * broadcast page). */
     if (team->my_pe == PE_root && dest != source) memmove(dest, source, bytes);
     ush_coll_bcast(&s, dest, source, bytes, PE_root);
-    return team_end(team);
+    return team_end(team, 0);
 }
 
 static int team_collect(const char *routine, int fixed, shmem_team_t team, void *dest,
@@ -89,7 +100,7 @@ static int team_collect(const char *routine, int fixed, shmem_team_t team, void 
     } else {
         ush_coll_collect(&s, dest, source, bytes);
     }
-    return team_end(team);
+    return team_end(team, 1);
 }
 
 static int team_alltoall(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -112,7 +123,7 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
     }
     if (nelems == 0) return 0;
     ush_coll_alltoall(&s, dest, source, dst, sst, nelems, esize);
-    return team_end(team);
+    return team_end(team, 1);
 }
 
 static int team_reduce(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -127,7 +138,7 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return 0;
     ush_coll_reduce(&s, dest, source, nreduce, esize, op);
-    return team_end(team);
+    return team_end(team, 1);
 }
 
 static int team_scan(const char *routine, shmem_team_t team, void *dest, const void *source,
@@ -142,7 +153,7 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
     if (bytes == 0) return 0;
     ush_coll_scan(&s, dest, source, nelems, esize, sum, exclusive);
-    return team_end(team);
+    return team_end(team, 0);
 }
 
 /* ---- broadcast, collect, fcollect, alltoall, alltoalls ----------------- */

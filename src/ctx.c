@@ -29,6 +29,12 @@
 #include <sys/mman.h>
 
 struct ush_ctx ush_ctx_default;
+/* Programs hold a copy of this object (a copy relocation, sized when they
+ * were linked) and the library uses that copy: its size must not change
+ * (as for the predefined teams, ush_team.h). */
+_Static_assert(sizeof(struct ush_ctx) == 64,
+               "struct ush_ctx changed size: programs linked against the library hold a "
+               "copy of SHMEM_CTX_DEFAULT's object");
 
 /* Every created context is a slot of this table (4 MiB of address space,
  * touched a page at a time as contexts are made), so a handle is checked

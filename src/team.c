@@ -22,6 +22,10 @@
 #include <string.h>
 
 struct ush_team ush_team_world;
+_Static_assert(sizeof(struct ush_team) == USH_TEAM_ABI_BYTES,
+               "struct ush_team changed size: programs linked against the library hold "
+               "copies of its predefined teams (see USH_TEAM_ABI_BYTES)");
+uint64_t ush_team_done_by_all[USH_TEAM_MAX];
 struct ush_team ush_team_shared;
 
 static uint64_t *ush_team_pool_sync;    /* symmetric [USH_TEAM_MAX][USH_TEAM_SYNC_WORDS] */
@@ -50,6 +54,7 @@ static void ush_team_setup(struct ush_team *team, int start, int stride, int siz
         .config  = { .num_contexts = 0 },
         .alive   = 1,
     };
+    ush_team_done_by_all[slot] = 0;
     ush_team_free &= ~(UINT64_C(1) << slot);
 }
 
@@ -131,6 +136,7 @@ void ush_team_sync(struct ush_team *team)
 {
     ush_coll_set_t set = ush_team_set(team);
     ush_coll_barrier_seq(&set, team->sync, &team->barrier_seq);
+    ush_team_done_by_all[team->slot] = team->coll_calls;
 }
 
 /* The slot every parent member can give the new team, or -1. Collective

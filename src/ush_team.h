@@ -18,7 +18,9 @@
 #define USH_TEAM_MAX         64          /* teams alive at once, predefined ones included */
 /* Team collectives rotate over banks of sync words, so a member up to
  * USH_TEAM_BANKS - 1 calls ahead never signals into words a slower member
- * still uses; every USH_TEAM_BANKS calls a team barrier bounds the lead. */
+ * still uses; before a bank comes round again, a team barrier bounds the
+ * lead, unless a later call already proved that every member is past the
+ * bank's last use (coll_team_api.c). */
 #define USH_TEAM_BANKS       4
 #define USH_TEAM_SYNC_WORDS  (USH_COLL_BARRIER_ROUNDS + USH_TEAM_BANKS * USH_COLL_W_TEAM)
 #define USH_TEAM_SCRATCH     (16u << 10) /* bytes of symmetric scratch per team */
@@ -48,6 +50,17 @@ struct ush_team {
     long                config_mask;
     int                 alive;        /* 0 once destroyed (or before shmem_init) */
 };
+
+/* Programs compiled against <shmem.h> hold copies of SHMEM_TEAM_WORLD's
+ * and SHMEM_TEAM_SHARED's objects (copy relocations, sized when the
+ * program was linked), and the library then uses those copies: a struct
+ * that grew would run past them into the program's own data. So its size
+ * is fixed; new per-team state goes into tables indexed by slot. */
+#define USH_TEAM_ABI_BYTES 80
+
+/* Per team slot: how many of the team's collectives every member is known
+ * to have finished (coll_team_api.c says how that is known). */
+extern uint64_t ush_team_done_by_all[USH_TEAM_MAX];
 
 /* Set up the pool and SHMEM_TEAM_WORLD; then, once the job agreed
  * whether node-local memory maps (ush_agree), SHMEM_TEAM_SHARED.
