@@ -224,8 +224,18 @@ static void bcast_pull(const ush_coll_sync_t *s, void *dest, const void *src, si
 void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                     int root)
 {
-    if (s->set.size == 1) return;
-    switch (ush_coll_select(USH_COLL_BCAST, bytes, s->set.size)) {
+    int          n = s->set.size, algo;
+    bcast_mbox_t m;
+
+    if (n == 1) return;
+    algo = ush_coll_select(USH_COLL_BCAST, bytes, n);
+    /* The table takes linear for sets larger than USH_COLL_LINEAR_MAX for
+     * its mailboxes only; a team's layout has none there beyond 56 bytes,
+     * and then the tree serves, as it does for still larger sets. */
+    if (algo == 2 && n > USH_COLL_LINEAR_MAX && ush_coll_forced_algo(USH_COLL_BCAST) < 0 &&
+        bcast_mbox_class(s, bytes, &m) < 0)
+        algo = 0;
+    switch (algo) {
     case 1:  bcast_chain(s, dest, src, bytes, root); break;
     case 2:  bcast_linear(s, dest, src, bytes, root); break;
     case 3:  bcast_pull(s, dest, src, bytes, root); break;

@@ -70,6 +70,11 @@ void ush_coll_select_init(void)
     }
 }
 
+int ush_coll_forced_algo(ush_coll_kind_t kind)
+{
+    return ush_coll_forced[kind];
+}
+
 const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo)
 {
     return ush_coll_algos[kind].names[algo];
@@ -103,7 +108,8 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
          * where a put is a copy, one hop beats the tree's log n hops
          * (each a wait for a process that may not be running, with PEs
          * outnumbering cores) until the copies from the root dominate:
-         * 4 PEs, 64 KiB: 7.9 us against 13.9 */
+         * 4 PEs, 64 KiB: 7.9 us against 13.9; 16 PEs on 2 cores, 8 B
+         * back to back: 2.7-3.2 us against 17 */
         if (n <= 2 || (n <= USH_COLL_MBOX_N && bytes <= USH_COLL_MBOX_MAX)) return 2;
         /* pull: members that map each other copy at once, once the copy
          * outweighs the root's extra count (n - 1 atomics on one word):
@@ -111,7 +117,7 @@ int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n)
          * against 4.0-5.5 */
         if (ush_tp_all_mapped && bytes >= (32u << 10)) return 3;
         if (bytes >= (256u << 10)) return 1;       /* chain */
-        return n <= USH_COLL_MBOX_N && ush_tp_all_mapped ? 2 : 0; /* linear : tree */
+        return n <= USH_COLL_LINEAR_MAX && ush_tp_all_mapped ? 2 : 0; /* linear : tree */
     case USH_COLL_COLLECT:
         return n <= 16 ? 2 : 1;                    /* slots : ring */
     case USH_COLL_FCOLLECT:

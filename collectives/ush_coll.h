@@ -60,11 +60,16 @@ void ush_coll_select_init(void);
  * USH_COLL_MBOX_N members, one region per payload class (slots of a tag
  * and 8, 56, 256 or 2048 bytes: the smaller the slot, the more calls one
  * cache line carries). Their sizes are a layout: a channel has room for
- * deep mailboxes, so a root can run many calls ahead; a team's banks are
- * reused only after a team barrier, so one slot per root is enough there
- * (and its two largest classes have none). */
+ * deep mailboxes, so a root can run many calls ahead; a team's bank comes
+ * round again only once every member is past its last use, so one slot
+ * per root is enough there (and its two largest classes have none). */
 #define USH_COLL_W_BASE        136
-#define USH_COLL_MBOX_N        8
+#define USH_COLL_MBOX_N        16
+/* Sets a linear broadcast serves without mailboxes too (ready counts on
+ * the root's word, then the root copies to each); up to USH_COLL_MBOX_N,
+ * only through mailboxes (bcast.c falls back to the tree where a layout
+ * has none). */
+#define USH_COLL_LINEAR_MAX    8
 #define USH_COLL_MBOX_CLASSES  4
 #define USH_COLL_MBOX_MAX      2048 /* bytes: the largest class */
 
@@ -79,8 +84,8 @@ typedef struct {
 #define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 256 + 1024 + 2112 + 4112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      2112
-#define USH_COLL_TEAM_MBOX     { 16, 64, 0, 0 }
-#define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + 16 + 64)
+#define USH_COLL_TEAM_MBOX     { 32, 128, 0, 0 }
+#define USH_COLL_W_TEAM        (USH_COLL_W_BASE + USH_COLL_TEAM_RED + 32 + 128)
 extern const ush_coll_layout_t ush_coll_layout_aset, ush_coll_layout_team;
 
 /* Where a collective keeps its cross-PE state.
@@ -139,6 +144,8 @@ typedef enum {
  * selection table by (kind, bytes, set size). bytes and n must be the same
  * on every member. Returns an index into that kind's name list. */
 int ush_coll_select(ush_coll_kind_t kind, size_t bytes, int n);
+/* The algorithm SHMEM_<KIND>_ALGORITHM forces, or -1 (auto). */
+int ush_coll_forced_algo(ush_coll_kind_t kind);
 /* Name of algorithm `algo` of `kind` (for messages and docs). */
 const char *ush_coll_algo_name(ush_coll_kind_t kind, int algo);
 

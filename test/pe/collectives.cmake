@@ -113,7 +113,9 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_ush_coll_src_f
 # Barriers: active-set shmem_barrier/shmem_sync, barrier_all, sync_all,
 # team_sync.
 ush_coll_test(coll_barrier  KINDS BARRIER)
-ush_coll_test(coll_bcast    KINDS BCAST)
+# 12 and 16 PEs: mailboxes beyond 8 members, and a team's tree where its
+# layout has none for the size.
+ush_coll_test(coll_bcast    KINDS BCAST NPES 1 2 3 4 5 8 12 16)
 ush_coll_test(coll_collect  KINDS COLLECT FCOLLECT)
 ush_coll_test(coll_alltoall KINDS ALLTOALL)
 ush_coll_test(coll_reduce   KINDS REDUCE)
@@ -128,7 +130,7 @@ endforeach()
 ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
 # Long bursts of broadcasts, reductions, alltoalls and fcollects from
 # changing roots, with no barrier: the paths where a member runs ahead.
-ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL FCOLLECT NPES 2 3 4 8)
+ush_coll_test(coll_burst    KINDS BCAST REDUCE ALLTOALL FCOLLECT NPES 2 3 4 8 16)
 
 # The seeds' examples, as written (the broadcast64 page's second case and
 # the shmem_max page's second example need 8 PEs),
