@@ -80,8 +80,8 @@ typedef struct {
 
 /* Active sets: the words of one channel (aset_chan.c), all regions. */
 #define USH_COLL_ASET_RED      2112
-#define USH_COLL_ASET_MBOX     { 256, 1024, 2112, 4112 }
-#define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 256 + 1024 + 2112 + 4112)
+#define USH_COLL_ASET_MBOX     { 512, 2048, 2112, 4112 }
+#define USH_COLL_W_TOTAL       (USH_COLL_W_BASE + USH_COLL_ASET_RED + 512 + 2048 + 2112 + 4112)
 /* One bank of a team's sync words. */
 #define USH_COLL_TEAM_RED      2112
 #define USH_COLL_TEAM_MBOX     { 32, 128, 0, 0 }

@@ -35,7 +35,7 @@ typedef struct {
  *
  * The library's part is bump-allocated in the same order on every PE (the
  * same offsets everywhere) and never freed until finalize. Its size is a
- * constant, the sum of what init takes (about 10.5 MiB: team sync words
+ * constant, the sum of what init takes (about 11.2 MiB: team sync words
  * and scratch, barrier flags, active-set scratch and channels, the wait
  * beacon) with room to spare; raise it when adding internal objects (init stops with a
  * message naming it if they do not fit; symm.c's static assertion lists
