@@ -178,7 +178,8 @@ static inline int ush_coll_slot_half(const ush_coll_sync_t *s, ush_coll_seq_t *q
 static inline int ush_coll_slot_words(const ush_coll_sync_t *s)
 {
     int words = s->lay->red_words / 2 / s->set.size;
-    return words < 1 + USH_COLL_SLOT_MAX / 8 ? words : 1 + USH_COLL_SLOT_MAX / 8;
+    int most  = 1 + USH_COLL_SLOT_MAX / (int)sizeof(uint64_t);
+    return words < most ? words : most;
 }
 
 /* 1 if a payload of bytes fits a slot of words (tag included); a large

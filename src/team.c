@@ -22,11 +22,11 @@
 #include <string.h>
 
 struct ush_team ush_team_world;
+struct ush_team ush_team_shared;
 _Static_assert(sizeof(struct ush_team) == USH_TEAM_ABI_BYTES,
                "struct ush_team changed size: programs linked against the library hold "
                "copies of its predefined teams (see USH_TEAM_ABI_BYTES)");
 uint64_t ush_team_done_by_all[USH_TEAM_MAX];
-struct ush_team ush_team_shared;
 
 static uint64_t *ush_team_pool_sync;    /* symmetric [USH_TEAM_MAX][USH_TEAM_SYNC_WORDS] */
 static char     *ush_team_pool_scratch; /* symmetric [USH_TEAM_MAX][USH_TEAM_SCRATCH] */
