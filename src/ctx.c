@@ -14,11 +14,7 @@
  * all incoming traffic.
  */
 #include "ush.h"
-#include "ush_check.h"
-#include "ush_profile.h"
-#include "ush_profiling.h"
 #include "ush_rma.h"
-#include "ush_team.h"
 #include "transport/ush_tp.h"
 
 #include <errno.h>
@@ -92,19 +88,13 @@ void ush_ctx_table_init(void)
     ush_ctx_table = (struct ush_ctx_table){ .base = p, .bytes = bytes };
 }
 
-/* shmem_team_create_ctx and shmem_ctx_create, named as the program called them. */
-static int ush_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx)
+int ush_ctx_create(const char *routine, struct ush_team *team, int pe_start, int pe_stride,
+                   int pe_size, long options, shmem_ctx_t *ctx)
 {
-    USH_CHECK_INIT(routine);
-    if (!ctx) ush_fatal(routine, "ctx is NULL; pass the address of a shmem_ctx_t");
-    *ctx = SHMEM_CTX_INVALID;
-    USH_CHECK_TEAM(routine, "team", team);
-    if (team == SHMEM_TEAM_INVALID || team->my_pe < 0) return -1;
     if (options & ~USH_CTX_OPTIONS) {
         ush_warn(routine, "options 0x%lx has bits that are not SHMEM_CTX_* options", options);
         return -1;
     }
-
     /* Options 0 give the thread mode every thread may use: what a shared
      * worker needs. */
     struct ush_tp_ctx *tp;
@@ -125,8 +115,8 @@ static int ush_ctx_create(const char *routine, shmem_team_t team, long options, 
     }
     if (c) {
         *c = (struct ush_ctx){ .tp = tp, .options = options, .team = team,
-                               .pe_start = team->start, .pe_stride = team->stride,
-                               .pe_size = team->size, .next = ush_ctx_list };
+                               .pe_start = pe_start, .pe_stride = pe_stride,
+                               .pe_size = pe_size, .next = ush_ctx_list };
         if (ush_ctx_list) ush_ctx_list->prev = c;
         ush_ctx_list = c;
         __atomic_store_n(&ush_ctx_count, ush_ctx_count + 1, __ATOMIC_RELAXED);
@@ -144,21 +134,7 @@ static int ush_ctx_create(const char *routine, shmem_team_t team, long options, 
     return 0;
 }
 
-USH_API(int, shmem_team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx)
-{
-    USH_PROF_SCOPE("shmem_team_create_ctx");
-    return ush_ctx_create("shmem_team_create_ctx", team, options, ctx);
-}
-
-USH_API(int, shmem_ctx_create)(long options, shmem_ctx_t *ctx)
-{
-    USH_PROF_SCOPE("shmem_ctx_create");
-    return ush_ctx_create("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
-}
-
-/* Completes c's operations, closes its transport and marks its slot
- * destroyed, for reuse once every other slot has been used. */
-static void ush_ctx_free(struct ush_ctx *c)
+void ush_ctx_free(struct ush_ctx *c)
 {
     pthread_mutex_lock(&ush_ctx_lock);
     if (c->prev) c->prev->next = c->next; else ush_ctx_list = c->next;
@@ -180,18 +156,6 @@ static void ush_ctx_free(struct ush_ctx *c)
     pthread_mutex_unlock(&ush_ctx_lock);
 }
 
-USH_API(void, shmem_ctx_destroy)(shmem_ctx_t ctx)
-{
-    USH_PROF_SCOPE("shmem_ctx_destroy");
-    USH_CHECK_INIT("shmem_ctx_destroy");
-    if (ctx == SHMEM_CTX_INVALID) return;
-    if (ctx == SHMEM_CTX_DEFAULT) {
-        ush_fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
-    }
-    USH_CHECK_CTX("shmem_ctx_destroy", ctx);
-    ush_ctx_free(ctx);
-}
-
 void ush_ctx_progress_all(void)
 {
     if (!__atomic_load_n(&ush_ctx_count, __ATOMIC_RELAXED)) return;
@@ -202,20 +166,3 @@ void ush_ctx_destroy_all(void)
 {
     while (ush_ctx_list) ush_ctx_free(ush_ctx_list);
 }
-
-USH_API(int, shmem_ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team)
-{
-    if (!team) return -1;
-    if (ctx == SHMEM_CTX_INVALID) {
-        *team = SHMEM_TEAM_INVALID;
-        return -1;
-    }
-    USH_CHECK_CTX("shmem_ctx_get_team", ctx);
-    *team = ctx->team;
-    return 0;
-}
-
-/* SOS's shmemx_ names of the team context routines (USHMEM_X_LIST_TEAM of
- * <shmemx.h>). */
-USH_SHMEMX_ALIAS(team_create_ctx)
-USH_SHMEMX_ALIAS(ctx_get_team)

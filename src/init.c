@@ -1,6 +1,6 @@
 /*
  * Start-up and shut-down of a PE: bootstrap, configuration, transport,
- * symmetric segments, wire-up; and the job-wide error exit.
+ * symmetric segments, wire-up.
  */
 #include "ush.h"
 #include "arch/ush_arch.h"
@@ -20,43 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-ush_state_t ush_g = { .my_pe = -1 };
-
-__thread const char *ush_f_routine;
-
-static void ush_vreport(const char *routine, const char *fmt, va_list ap)
-{
-    char msg[1024], name[160];
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    if (ush_f_routine && strcmp(ush_f_routine, routine) != 0) {
-        /* a Fortran call: name the routine the program called first */
-        snprintf(name, sizeof(name), "%s (Fortran; runs %s)", ush_f_routine, routine);
-        routine = name;
-    }
-    if (ush_g.my_pe < 0) { /* before the first shmem_init: no PE number yet */
-        fprintf(stderr, "ushmem: %s: %s\n", routine, msg);
-        return;
-    }
-    fprintf(stderr, "ushmem: PE %d: %s: %s\n", ush_g.my_pe, routine, msg);
-}
-
-void ush_warn(const char *routine, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ush_vreport(routine, fmt, ap);
-    va_end(ap);
-}
-
-void ush_fatal(const char *routine, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ush_vreport(routine, fmt, ap);
-    va_end(ap);
-    ush_tp_abort(1, NULL); /* the message is printed above, once */
-}
 
 /* Hardware threads of this node (hwloc), or 0 if unknown. */
 static int ush_node_pus(void)

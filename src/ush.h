@@ -69,6 +69,15 @@ extern ush_state_t ush_g;
 
 extern struct ush_ctx ush_ctx_default;
 
+/* A created context (ctx.c), for the routine of that name: on the team at
+ * team, whose members are world PEs pe_start + i * pe_stride (i < pe_size),
+ * with SHMEM_CTX_* options. 0 and *ctx set, or -1 after a warning; the
+ * caller checked its arguments. */
+int ush_ctx_create(const char *routine, struct ush_team *team, int pe_start, int pe_stride,
+                   int pe_size, long options, shmem_ctx_t *ctx);
+/* Completes c's operations, closes its transport and marks its slot
+ * destroyed, for reuse once every other slot has been used. */
+void ush_ctx_free(struct ush_ctx *c);
 /* Complete and free every context the program created and did not
  * destroy (at finalize). */
 void ush_ctx_destroy_all(void);
@@ -101,7 +110,7 @@ void ush_agree(void);
  * called: "SHMEM_PUT8 (Fortran; runs shmem_put64): ...". NULL from C. */
 extern __thread const char *ush_f_routine;
 
-/* "ushmem: PE <n>: <routine>: <message>" on stderr, then the whole job
+/* state.c: "ushmem: PE <n>: <routine>: <message>" on stderr, then the whole job
  * ends with status 1 (through PMIx, so no PE is left waiting). */
 void ush_fatal(const char *routine, const char *fmt, ...)
     __attribute__((noreturn, cold, format(printf, 2, 3)));
