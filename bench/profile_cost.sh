@@ -25,8 +25,8 @@ cmake -S "$top" -B "$off_build" -DUSHMEM_PROFILE_HOOKS=OFF -DUSHMEM_BUILD_TESTS=
       -DUSHMEM_FORTRAN=OFF >/dev/null
 cmake --build "$off_build" --target ushmem -j2 >/dev/null
 cmake --build "$build" --target ushmem oshrun -j2 >/dev/null
-lib_on=$(dirname "$(find "$build/src" -maxdepth 1 -name 'libushmem.so' | head -1)")
-lib_off=$(dirname "$(find "$off_build/src" -maxdepth 1 -name 'libushmem.so' | head -1)")
+lib_on=$(dirname "$(find "$build" -maxdepth 1 -name 'libushmem.so' | head -1)")
+lib_off=$(dirname "$(find "$off_build" -maxdepth 1 -name 'libushmem.so' | head -1)")
 oshrun=$build/launcher/oshrun
 
 work=$(mktemp -d)

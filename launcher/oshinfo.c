@@ -13,7 +13,7 @@
 #include "oshinfo_build.h"
 
 #include "shmem.h"
-#include "src/ush_env.h"
+#include "core/ush_env.h"
 
 #include <getopt.h>
 #include <hwloc.h>

@@ -7,7 +7,7 @@
 # Usage: check_bad_env.sh OSHINFO SHMEM_BEHAVE SOURCE_DIR
 #
 # The variables come from `oshinfo --env` (the library's own table), cross-
-# checked against src/ush_env.h, so a new variable is covered without
+# checked against core/ush_env.h, so a new variable is covered without
 # editing this script. Bad values by type: sizes get an unknown suffix, a
 # sign, an overflow, a fraction and nothing; booleans a non-word and
 # nothing; ints garbage and an overflow; strings (words from a list) an
@@ -19,10 +19,10 @@ oshinfo=$1 prog=$2 srcdir=$3
     fail "oshinfo --env failed: $(cat "$scratch/env.err")"
 sed -n 's/^[ *] SHMEM_\([A-Z0-9_]*\) = .*, \(bool\|int\|size\|string\|path\))$/\1 \2/p' \
     "$scratch/env.txt" >"$scratch/vars"
-sed -n 's/^ *X([a-z0-9_]*, *\([A-Z0-9_]*\),.*/\1/p' "$srcdir/src/ush_env.h" | sort >"$scratch/hdr"
+sed -n 's/^ *X([a-z0-9_]*, *\([A-Z0-9_]*\),.*/\1/p' "$srcdir/core/ush_env.h" | sort >"$scratch/hdr"
 cut -d' ' -f1 "$scratch/vars" | sort >"$scratch/names"
 cmp -s "$scratch/hdr" "$scratch/names" ||
-    fail "oshinfo --env lists [$(tr '\n' ' ' <"$scratch/names")], src/ush_env.h [$(tr '\n' ' ' <"$scratch/hdr")]"
+    fail "oshinfo --env lists [$(tr '\n' ' ' <"$scratch/names")], core/ush_env.h [$(tr '\n' ' ' <"$scratch/hdr")]"
 nvars=$(wc -l <"$scratch/names")
 [ "$nvars" -ge 10 ] || fail "only $nvars variables found in oshinfo --env"
 

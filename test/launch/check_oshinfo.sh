@@ -1,6 +1,6 @@
 #!/bin/sh
 # oshinfo: its sections, every variable of the environment table (read from
-# src/ush_env.h, as unit_env_docs does) with the value in force, a value set
+# core/ush_env.h, as unit_env_docs does) with the value in force, a value set
 # in the environment, the UCX transports for 4 PEs, and exit statuses.
 # Usage: check_oshinfo.sh OSHINFO SRC_DIR
 set -u
@@ -50,9 +50,9 @@ expect_no_grep() {
 }
 
 # The table's variables, as unit_env_docs reads them.
-names=$(sed -n 's/.*X([a-z_]*, \([A-Z_]*\), [A-Z]*, ".*/SHMEM_\1/p' "$src/src/ush_env.h")
+names=$(sed -n 's/.*X([a-z_]*, \([A-Z_]*\), [A-Z]*, ".*/SHMEM_\1/p' "$src/core/ush_env.h")
 count=$(echo "$names" | wc -l)
-[ "$count" -ge 3 ] || fail "found only $count variables in src/ush_env.h: the table format changed"
+[ "$count" -ge 3 ] || fail "found only $count variables in core/ush_env.h: the table format changed"
 
 # --- default: version, build, environment; not the transports (UCX not started)
 run --

@@ -20,7 +20,7 @@ prog=$1 srcdir=$2
 # 1. No shell anywhere in the launcher or the library: programs are started
 # with execv/execve and an argument vector.
 if grep -nE '\b(system|popen|execl|execlp|execle|wordexp)[[:space:]]*\(|"/bin/sh"|"sh"' \
-        "$srcdir"/launcher/*.c "$srcdir"/src/*.c "$srcdir"/transport/*.c \
+        "$srcdir"/launcher/*.c "$srcdir"/api/*.c "$srcdir"/fortran/*.c "$srcdir"/arch/*.c "$srcdir"/core/*.c "$srcdir"/transport/*.c \
         "$srcdir"/collectives/*.c >"$scratch/shell.txt"; then
     fail "a shell or shell-like call: $(cat "$scratch/shell.txt")"
 fi

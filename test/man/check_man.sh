@@ -11,7 +11,7 @@
 #    its page, and so are the environment variables --help names;
 #  * oshcc.1 has each --showme option and USHMEM_CC / USHMEM_CXX / USHMEM_FC the
 #    installed wrappers read;
-#  * ushmem.7 names every variable of the library's table (src/ush_env.h).
+#  * ushmem.7 names every variable of the library's table (core/ush_env.h).
 # Exit 77 (skipped) without groff: `make check` installs it (groff-base).
 
 build=$1 work=$2 bindir=$3 mandir=$4 src=$5 cmake=${6:-cmake}
@@ -102,13 +102,13 @@ has_word "$work/oshfort.1.txt" "oshfort" || fail "oshfort.1 does not describe os
 
 # The library's variables, from its table.
 n=0
-for v in $(sed -n '/#define USH_ENV_TABLE/,/^$/p' "$src/src/ush_env.h" |
+for v in $(sed -n '/#define USH_ENV_TABLE/,/^$/p' "$src/core/ush_env.h" |
            sed -n 's/.*X(\([a-z_]*\), *\([A-Z_]*\),.*/SHMEM_\2/p'); do
     n=$((n + 1))
-    has_word "$work/ushmem.7.txt" "$v" || fail "ushmem.7 lacks $v (src/ush_env.h)"
+    has_word "$work/ushmem.7.txt" "$v" || fail "ushmem.7 lacks $v (core/ush_env.h)"
 done
-[ "$n" -ge 3 ] || fail "found only $n variables in src/ush_env.h: the table format changed"
-echo "ushmem.7: $n variables of src/ush_env.h"
+[ "$n" -ge 3 ] || fail "found only $n variables in core/ush_env.h: the table format changed"
+echo "ushmem.7: $n variables of core/ush_env.h"
 
 if [ "$fails" -ne 0 ]; then
     echo "$fails check(s) failed"

@@ -99,8 +99,8 @@ foreach(p coll_barrier coll_bcast coll_collect coll_alltoall coll_reduce coll_b2
 endforeach()
 
 # team_ctx.c needs shmem_team_create_ctx and shmem_ctx_get_team; it is built
-# once src/ defines them, so the rest of the tree builds meanwhile.
-file(GLOB _ush_coll_src_files ${PROJECT_SOURCE_DIR}/src/*.c)
+# once api/ defines them, so the rest of the tree builds meanwhile.
+file(GLOB _ush_coll_src_files ${PROJECT_SOURCE_DIR}/api/*.c)
 set(_ush_coll_have_team_ctx FALSE)
 foreach(f IN LISTS _ush_coll_src_files)
     file(STRINGS ${f} hit REGEX "USH_API\\([^,]*, *shmem_team_create_ctx\\)")
@@ -159,5 +159,5 @@ if(_ush_coll_have_team_ctx)
     ush_coll_program(team_ctx)
     ush_add_pe_test(NAME team_ctx TARGET pe_team_ctx NPES 1 2 3 4 LABELS coll)
 else()
-    message(STATUS "team_ctx test skipped: src/ does not define shmem_team_create_ctx yet")
+    message(STATUS "team_ctx test skipped: api/ does not define shmem_team_create_ctx yet")
 endif()

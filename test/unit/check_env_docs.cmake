@@ -1,8 +1,8 @@
 cmake_minimum_required(VERSION 3.20)
-# Every variable in the environment table (src/ush_env.h) is documented in
+# Every variable in the environment table (core/ush_env.h) is documented in
 # docs/environment.md, and the documentation names no variable the table
 # lacks: the two are kept in step.
-file(READ ${SRC}/src/ush_env.h header)
+file(READ ${SRC}/core/ush_env.h header)
 string(FIND "${header}" "#define USH_ENV_TABLE" start)
 string(SUBSTRING "${header}" ${start} -1 table)
 file(READ ${SRC}/docs/environment.md doc)
@@ -14,7 +14,7 @@ foreach(e IN LISTS entries)
     list(APPEND names ${name})
     string(FIND "${doc}" "`${name}`" pos)
     if(pos EQUAL -1)
-        string(APPEND fail "  ${name} is in src/ush_env.h but not in docs/environment.md\n")
+        string(APPEND fail "  ${name} is in core/ush_env.h but not in docs/environment.md\n")
     endif()
 endforeach()
 string(REGEX MATCHALL "\\| `SHMEM_[A-Z_]+`" documented "${doc}")
@@ -26,7 +26,7 @@ foreach(d IN LISTS documented)
 endforeach()
 list(LENGTH names n)
 if(n LESS 3)
-    message(FATAL_ERROR "found only ${n} variables in src/ush_env.h: the table format changed")
+    message(FATAL_ERROR "found only ${n} variables in core/ush_env.h: the table format changed")
 endif()
 if(fail)
     message(FATAL_ERROR "environment table and docs differ:\n${fail}")

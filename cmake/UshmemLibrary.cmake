@@ -1,13 +1,17 @@
-# One library from three layers: the API surface and core state (src/), the
-# UCX/PMIx transport (transport/) and the collective algorithms (collectives/);
-# plus the Fortran routines (fortran/: C code, built with or without a Fortran
-# compiler).
-file(GLOB USH_SOURCES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/src/*.c
-     ${PROJECT_SOURCE_DIR}/src/arch/*.c
-     ${PROJECT_SOURCE_DIR}/transport/*.c
-     ${PROJECT_SOURCE_DIR}/collectives/*.c
-     ${PROJECT_SOURCE_DIR}/fortran/*.c)
+# libushmem, one library from the layers, top down (docs/design.md, "Layers";
+# test/layers checks that calls only go down): the public routines (api/) and
+# the Fortran routines beside them (fortran/*.c: C code, built with or
+# without a Fortran compiler), the collective algorithms (collectives/), the
+# core (core/), the UCX/PMIx transport (transport/) and the CPU layer (arch/).
+# Included from the top CMakeLists.txt, so the objects lie under the build's
+# CMakeFiles/ushmem_obj.dir/ by their sources' paths, which the layer test
+# reads.
+set(USH_LAYERS api fortran collectives core transport arch)
+set(USH_SOURCES "")
+foreach(layer IN LISTS USH_LAYERS)
+    file(GLOB layer_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${layer}/*.c)
+    list(APPEND USH_SOURCES ${layer_sources})
+endforeach()
 
 add_library(ushmem_obj OBJECT ${USH_SOURCES})
 # The reduction operators are one loop each: -O3's vectoriser turns them into
@@ -19,10 +23,10 @@ set_target_properties(ushmem_obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(ushmem_obj PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
-    PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR})
+    PRIVATE ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/api ${PROJECT_SOURCE_DIR})
 target_compile_definitions(ushmem_obj PRIVATE _GNU_SOURCE
     USH_VERSION_STRING="${PROJECT_VERSION}")
-# The job profile's hooks (src/ush_profile.h) are compiled in unless this is
+# The job profile's hooks (api/ush_profile.h) are compiled in unless this is
 # OFF; bench/profile_cost.sh builds such a library to show what they cost.
 set(USHMEM_PROFILE_HOOKS ON CACHE BOOL "Compile in the job profile (SHMEM_PROFILE)")
 if(NOT USHMEM_PROFILE_HOOKS)
@@ -30,12 +34,14 @@ if(NOT USHMEM_PROFILE_HOOKS)
 endif()
 target_link_libraries(ushmem_obj PUBLIC PkgConfig::UCX PkgConfig::PMIX PkgConfig::HWLOC Threads::Threads)
 
+# The exported names: the public routines' (api/libushmem.map).
+set(USH_EXPORT_MAP ${PROJECT_SOURCE_DIR}/api/libushmem.map)
 add_library(ushmem SHARED $<TARGET_OBJECTS:ushmem_obj>)
 add_library(ushmem_static STATIC $<TARGET_OBJECTS:ushmem_obj>)
 set_target_properties(ushmem_static PROPERTIES OUTPUT_NAME ushmem)
 set_target_properties(ushmem PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
-    LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/libushmem.map)
-target_link_options(ushmem PRIVATE -Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/libushmem.map)
+    LINK_DEPENDS ${USH_EXPORT_MAP})
+target_link_options(ushmem PRIVATE -Wl,--version-script=${USH_EXPORT_MAP})
 foreach(lib ushmem ushmem_static)
     target_include_directories(${lib} PUBLIC
         $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
