@@ -5,11 +5,11 @@
  * expanded from the type table. The internal layer works on 4- or 8-byte
  * bit patterns, so one path serves signed, unsigned and floating types.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 #include "transport/ush_bits.h"
 
 #include <string.h>

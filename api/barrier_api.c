@@ -2,11 +2,11 @@
  * Whole-job synchronisation: barrier_all completes this PE's outstanding
  * operations first, sync_all only synchronises.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 USH_API(void, shmem_barrier_all)(void)
 {

@@ -7,8 +7,8 @@
  * each routine is a no-op kept only so that old programs link. They need
  * not even be initialised: the originals only touched the local cache.
  */
-#include "ush.h"
 #include "ush_profiling.h"
+#include "core/ush.h"
 
 USH_API(void, shmem_clear_cache_inv)(void) {}
 USH_API(void, shmem_set_cache_inv)(void) {}

@@ -2,8 +2,8 @@
  * What a failed argument check says. Each message names the routine, the
  * argument and what to do, then the whole job ends.
  */
-#include "ush.h"
 #include "ush_check.h"
+#include "core/ush.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -15,13 +15,13 @@
  * suites call reductions on every PE with a smaller set); SHMEM_DEBUG=1
  * makes it an error, which finds real mistakes.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "collectives/ush_coll.h"
 #include "ush_aset.h"
+#include "collectives/ush_coll.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 #include "transport/ush_tp.h"
 
 #include <string.h>

@@ -16,13 +16,13 @@
  * every USH_TEAM_BANKS calls. Back-to-back collectives need no barrier of
  * the user's, and a late member only delays those who wait for it.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
 #include "ush_team.h"
 #include "collectives/ush_coll.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 #include <string.h>
 

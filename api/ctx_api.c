@@ -2,11 +2,11 @@
  * The context routines: their argument checks and profile scopes, over the
  * contexts of the core (ctx.c), which make, progress and free them.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
 #include "ush_team.h"
+#include "core/ush.h"
 
 /* shmem_team_create_ctx and shmem_ctx_create, named as the program called them. */
 static int ush_ctx_create_checked(const char *routine, shmem_team_t team, long options,

@@ -5,10 +5,10 @@
  * (the header maps the page's names onto them), so these never clash with
  * OpenSHMEM's routines of the same source names.
  */
-#include "ush.h"
 #include "ush_check.h"
-#include "ush_rma.h"
 #include "collectives/ush_coll.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 
 #define USH_HPVM_API __attribute__((visibility("default")))

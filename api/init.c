@@ -2,17 +2,17 @@
  * Start-up and shut-down of a PE: bootstrap, configuration, transport,
  * symmetric segments, wire-up.
  */
-#include "ush.h"
-#include "arch/ush_arch.h"
 #include "ush_check.h"
-#include "ush_fault.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
 #include "ush_team.h"
 #include "collectives/ush_coll.h"
+#include "core/ush.h"
+#include "core/ush_fault.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 #include "transport/ush_tp.h"
+#include "arch/ush_arch.h"
 
 #include <hwloc.h>
 #include <limits.h>

@@ -21,12 +21,12 @@
  * lock too. A spec-conforming program starts with the long at 0, which is
  * "free, no queue" in this layout.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 
 #include <stdint.h>
 

@@ -4,12 +4,12 @@
  * returns the same offsets everywhere; each ends with a barrier so no PE
  * touches a peer's new block before the peer has it.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * quiet (completion of everything outstanding), on the default context or
  * a given one, and the 1.6 per-PE quiet.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 USH_API(void, shmem_fence)(void)
 {

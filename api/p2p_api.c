@@ -8,11 +8,11 @@
  * variable's own type so signedness is honoured. Every typed routine is one
  * line that passes its predicate.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 /* Does ivars[i] satisfy cmp against cmp_values[j]? (j is i for the vector
  * forms and 0 for the single-value ones.) */

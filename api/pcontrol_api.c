@@ -5,9 +5,9 @@
  * resumes (any other) ushmem's own job profile (SHMEM_PROFILE) on the
  * calling PE, and does nothing when that is off.
  */
-#include "ush.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
+#include "core/ush.h"
 
 USH_API(void, shmem_pcontrol)(int level, ...)
 {

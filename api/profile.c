@@ -24,8 +24,8 @@
  * map of it) and <base>-time.png (time per routine).
  */
 
-#include "ush.h"
 #include "ush_profile.h"
+#include "core/ush.h"
 #include "transport/ush_tp.h"
 
 #include <fcntl.h>

@@ -1,11 +1,11 @@
 /*
  * Who am I, who can I reach, what library is this.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 
 #include <string.h>
 

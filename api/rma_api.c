@@ -5,11 +5,11 @@
  * a ctx form. Every one checks its arguments and hands bytes to the
  * internal layer (ush_rma.h); nothing here knows about the transport.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 /* ---- Checks and dispatch shared by every routine ------------------------ */
 

@@ -10,10 +10,10 @@
  * second start (which the spec says ORs in options) and a stop without a
  * start (which has no effect) need no bookkeeping either.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
+#include "core/ush.h"
 
 USH_API(void, shmem_ctx_session_start)(shmem_ctx_t ctx, long options,
                                        const shmem_ctx_session_config_t *config,

@@ -7,8 +7,8 @@
  * Each wrapper calls pshmem_X, as the aliases run pshmem_X's code, and is
  * weak like every exported name, so a program's own definition wins.
  */
-#include "ush.h"
 #include "ush_profiling.h"
+#include "core/ush.h"
 
 #define USH_SHMEMX_WRAPPER __attribute__((weak))
 

@@ -5,11 +5,11 @@
  * signal_wait_until. Arguments are checked here; the internal layer
  * (ush_put_signal, ush_amo_*) does the work.
  */
-#include "ush.h"
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 /* ---- Checks shared by every routine ---------------------------------------- */
 

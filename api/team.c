@@ -14,8 +14,8 @@
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 #include "transport/ush_tp.h"
 
 #include <stdlib.h>

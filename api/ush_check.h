@@ -9,8 +9,8 @@
 #ifndef USH_CHECK_H
 #define USH_CHECK_H
 
-#include "ush.h"
-#include "ush_symm.h"
+#include "core/ush.h"
+#include "core/ush_symm.h"
 
 #define USH_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

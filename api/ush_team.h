@@ -11,9 +11,9 @@
 #ifndef USH_TEAM_H
 #define USH_TEAM_H
 
-#include "ush.h"
 #include "ush_check.h"
 #include "collectives/ush_coll.h"
+#include "core/ush.h"
 
 #define USH_TEAM_MAX         64          /* teams alive at once, predefined ones included */
 /* Team collectives rotate over banks of sync words, so a member up to

@@ -1,5 +1,5 @@
 /*
- * copy_once.c: the cost of one copy per size class, for each way src/arch/
+ * copy_once.c: the cost of one copy per size class, for each way arch/
  * can copy and for glibc's memcpy, which stores some bytes twice and is the
  * speed to match. One process, no library.
  *

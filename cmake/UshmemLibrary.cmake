@@ -23,7 +23,7 @@ set_target_properties(ushmem_obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(ushmem_obj PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
-    PRIVATE ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/api ${PROJECT_SOURCE_DIR})
+    PRIVATE ${PROJECT_SOURCE_DIR})
 target_compile_definitions(ushmem_obj PRIVATE _GNU_SOURCE
     USH_VERSION_STRING="${PROJECT_VERSION}")
 # The job profile's hooks (api/ush_profile.h) are compiled in unless this is

@@ -19,9 +19,9 @@
  * A set uses one algorithm on its flags for its whole life: the choice
  * depends on the set's size and on ush_tp_all_mapped, both fixed.
  */
-#include "ush.h"
 #include "ush_coll.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 #include "transport/ush_tp.h"
 
 #include <stdint.h>

@@ -13,7 +13,7 @@
  */
 #include "coll_sync.h"
 
-#include "ush_symm.h"
+#include "core/ush_symm.h"
 
 /* Chunk of the pipelined chain: big enough to amortise a flag, small
  * enough that the next hop starts early. */

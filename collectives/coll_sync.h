@@ -18,9 +18,9 @@
 #ifndef USH_COLL_SYNC_H
 #define USH_COLL_SYNC_H
 
-#include "ush.h"
 #include "ush_coll.h"
-#include "ush_rma.h"
+#include "core/ush.h"
+#include "core/ush_rma.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
  * small table by (collective, bytes, set size). The choice must be the same
  * on every member, so it depends only on arguments all members share.
  */
-#include "ush.h"
 #include "ush_coll.h"
+#include "core/ush.h"
 #include "transport/ush_tp.h"
 
 #include <stdlib.h>
@@ -33,7 +33,7 @@ static const struct {
 /* -1: auto; >= 0: forced. Filled once at shmem_init. */
 static int ush_coll_forced[USH_COLL_KINDS];
 
-/* The variables come from the environment table (src/ush_env.h). */
+/* The variables come from the environment table (core/ush_env.h). */
 static const char *ush_coll_env(ush_coll_kind_t kind)
 {
     const char *const values[USH_COLL_KINDS] = {

@@ -1,7 +1,7 @@
 /*
- * Collective algorithms. They use the internal layer of src/ (ush_rma.h),
- * never the public shmem_* names, so a profiling tool sees one call per
- * user call.
+ * Collective algorithms. They use the core below them (core/ush_rma.h),
+ * never the public shmem_* names above them, so a profiling tool sees one
+ * call per user call.
  */
 #ifndef USH_COLL_H
 #define USH_COLL_H
@@ -160,9 +160,9 @@ void ush_coll_barrier_aset(const ush_coll_sync_t *s);
  * dest is not touched (the team API copies it itself). */
 void ush_coll_bcast(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes, int root);
 /* The deprecated active-set broadcast with its pSync, argument checks and
- * messages under the name of the routine the user called (src/
+ * messages under the name of the routine the user called (api/
  * coll_active_api.c): shmem_broadcast32/64, and the HPVM interface's
- * shmem_broadcast (src/hpvm.c). */
+ * shmem_broadcast (api/hpvm.c). */
 void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t nelems,
                     size_t esize, int PE_root, int PE_start, int logPE_stride, int PE_size,
                     long *pSync);

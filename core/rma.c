@@ -4,10 +4,10 @@
  * operation to UCX. The API surface has checked the arguments.
  */
 #include "ush.h"
-#include "arch/ush_arch.h"
 #include "ush_rma.h"
 #include "ush_symm.h"
 #include "transport/ush_tp.h"
+#include "arch/ush_arch.h"
 
 #include <stdint.h>
 #include <string.h>

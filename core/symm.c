@@ -37,7 +37,7 @@ _Static_assert(USH_SYMM_LIB_BYTES % USH_SYMM_MIN_ALIGN == 0,
  * printed by oshinfo) and docs/environment.md say so many MiB. */
 _Static_assert(USH_SYMM_LIB_BYTES == (size_t)12 << 20,
                "USH_SYMM_LIB_BYTES changed: update the MiB in SHMEM_SYMMETRIC_SIZE's help "
-               "(src/ush_env.h), docs/environment.md and docs/design.md, then this line");
+               "(core/ush_env.h), docs/environment.md and docs/design.md, then this line");
 
 /* The linker marks where the executable's writable data starts and where
  * its bss ends (glibc's crt defines __data_start; ld defines _end). */
@@ -172,7 +172,7 @@ void *ush_symm_internal_alloc(size_t size)
         ush_fatal("shmem_init",
                   "internal error: the library's own symmetric objects need more than "
                   "USH_SYMM_LIB_BYTES=%zu bytes (%zu taken, %zu more asked); raise "
-                  "USH_SYMM_LIB_BYTES in src/ush_symm.h",
+                  "USH_SYMM_LIB_BYTES in core/ush_symm.h",
                   USH_SYMM_LIB_BYTES, ush_symm_lib_used, size);
     }
     ush_symm_lib_used = off + size;

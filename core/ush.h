@@ -1,5 +1,5 @@
 /*
- * Core state of one PE, shared by the API surface in src/.
+ * Core state of one PE, read by every layer above the transport.
  */
 #ifndef USH_H
 #define USH_H

@@ -1,5 +1,5 @@
 /*
- * The internal data-movement layer: what the API surface (the src/ API files) and
+ * The internal data-movement layer: what the public routines (api/) and
  * the collectives call. Addresses are symmetric addresses as the user wrote
  * them; translation to a segment and offset, and the choice between a direct
  * load/store on a mapped peer and a UCX operation, happen below this line.
@@ -24,7 +24,7 @@ void ush_get_nbi(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes, in
 /* A get on the default context that increments *counter (release) once
  * dest holds the data: before it returns where the peer is mapped or no
  * progress thread runs, else from the progress thread (the HPVM
- * interface's shmem_cget, src/hpvm.c). nbytes > 0. */
+ * interface's shmem_cget, api/hpvm.c). nbytes > 0. */
 void ush_get_counted(void *dest, const void *src, size_t nbytes, int pe, int *counter);
 
 /* Strided RMA: nelems elements of elem_size bytes; strides in elements. */
@@ -121,7 +121,7 @@ void ush_barrier_all(void);
 void ush_sync_all(void);
 /* Every PE has reached its exit without shmem_finalize: a barrier of the
  * world on flags of its own, which no user barrier, collective or
- * finalize can match (src/init.c's exit handler). */
+ * finalize can match (api/init.c's exit handler). */
 void ush_exit_barrier(void);
 
 #endif

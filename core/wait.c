@@ -11,10 +11,10 @@
  * same way: ush_tp_idle holds the policy.
  */
 #include "ush.h"
-#include "arch/ush_arch.h"
 #include "ush_fault.h"
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
+#include "arch/ush_arch.h"
 
 #include <stdint.h>
 

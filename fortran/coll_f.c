@@ -7,7 +7,7 @@
  */
 #include "ush_fortran.h"
 #include "ush_fortran_types.h"
-#include "ush_aset.h"
+#include "api/ush_aset.h"
 
 _Static_assert(sizeof(short) == 2 && sizeof(int) == 4 && sizeof(long) == 8,
                "INTEGER*2, *4 and *8 reductions run C's short, int and long ones");

@@ -2,7 +2,7 @@
  * Fortran locks: SHMEM_SET_LOCK, SHMEM_TEST_LOCK, SHMEM_CLEAR_LOCK.
  *
  * A Fortran lock is a default INTEGER (the 1.4 text: "of default kind"),
- * 4 bytes, where C's is an 8-byte long holding an MCS queue (src/lock.c).
+ * 4 bytes, where C's is an 8-byte long holding an MCS queue (api/lock.c).
  * So these are a ticket lock in one 32-bit word on the lock's home PE:
  * the high half is the next ticket to hand out, the low half the ticket
  * being served. Taking a ticket is one fetch-and-add; the lock passes in
@@ -12,8 +12,8 @@
  * lock has none; Fortran programs rarely lean on locks that hard.
  */
 #include "ush_fortran.h"
-#include "ush_rma.h"
-#include "ush_symm.h"
+#include "core/ush_rma.h"
+#include "core/ush_symm.h"
 
 #define USH_F_TICKET UINT32_C(0x10000)
 

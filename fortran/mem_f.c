@@ -7,7 +7,7 @@
  * so every PE takes the same error path.
  */
 #include "ush_fortran.h"
-#include "ush_symm.h"
+#include "core/ush_symm.h"
 
 enum {
     USH_SHP_OK        = 0,

@@ -19,9 +19,9 @@
 #ifndef USH_FORTRAN_H
 #define USH_FORTRAN_H
 
-#include "ush.h"
-#include "ush_check.h"
-#include "ush_profiling.h"
+#include "api/ush_check.h"
+#include "api/ush_profiling.h"
+#include "core/ush.h"
 
 #include <stdint.h>
 
@@ -51,7 +51,7 @@ typedef int32_t ush_flogical_t;
 #define USH_F_NO_BARE(name)
 
 /* Around the C routine a Fortran one runs: its messages name the Fortran
- * routine first (ush_f_routine, src/ush.h). */
+ * routine first (ush_f_routine, core/ush.h). */
 #define USH_F_ENTER(FNAME) (ush_f_routine = (FNAME))
 #define USH_F_LEAVE()      (ush_f_routine = NULL)
 #define USH_F_RUN(FNAME, call)                                                \

@@ -56,7 +56,7 @@ typedef shmem_team_config_t shmemx_team_config_t;
  * Each list applies USHMEM_X_ALIAS(S) to every suffix S such that shmemx_S
  * is shmem_S under SOS's name; USHMEM_X_ALIAS must be defined where a list
  * is expanded. This header expands them into declarations, the library
- * (src/ush_profiling.h) into aliases of pshmem_S, and test/headers into the
+ * (api/ush_profiling.h) into aliases of pshmem_S, and test/headers into the
  * check that libushmem exports every one. Typed families expand from the
  * type table of ushmem/types.h, so each covers every type of its standard
  * routine (SOS's lists were the same or a subset). The lists follow the

@@ -8,7 +8,7 @@
  * means SIGTERM to the PEs' process group, then SIGKILL after a grace.
  */
 #include "oshrun.h"
-#include "ush_cgroup.h"
+#include "core/ush_cgroup.h"
 
 #include <errno.h>
 #include <poll.h>

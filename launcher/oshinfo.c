@@ -3,7 +3,7 @@
  * UCX, PMIx and hwloc), every environment variable it reads with the value
  * it would use here, and on request the UCX transports a job would get.
  *
- * The variables come from the library's own table (src/ush_env.h), so this
+ * The variables come from the library's own table (core/ush_env.h), so this
  * list cannot fall behind the library. The transports section starts UCX
  * (oshinfo_ucx.c), which can take a while and open network devices, so the
  * default report leaves it out: plain `oshinfo` stays a quick description

@@ -160,7 +160,7 @@ int ush_tp_local(int pe);
  * now rather than at the first operation. */
 void ush_tp_peer_warm(int pe);
 
-/* Start-up agreement (src/agree.c gathers the job's answers): the
+/* Start-up agreement (core/agree.c gathers the job's answers): the
  * segments of this PE's next node-local peer that it could not map (bit
  * s for segment s; 0 when it has no such peer), which tells whether the
  * node's PEs may map each other's; then what the whole job answered: the
@@ -200,7 +200,7 @@ void ush_tp_quiet(ush_tp_ctx_t *c);
 void ush_tp_fence(ush_tp_ctx_t *c);
 /* Progress c's worker and the default one; non-zero if anything happened. */
 int  ush_tp_progress(ush_tp_ctx_t *c);
-/* How every wait of the library (src/wait.c's and the transport's own)
+/* How every wait of the library (core/wait.c's and the transport's own)
  * spends a step that found nothing to do; `step` counts its idle steps
  * from 0. A young wait pauses the CPU; after USH_TP_SPIN_STEPS it yields
  * (ush_tp_yield: unless SHMEM_YIELD=never). Where this node's PEs

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the environment parsers of src/env.c.
+ * libFuzzer target: the environment parsers of core/env.c.
  *
  * Input: NUL- or newline-separated values. The first goes to each of
  * ush_env_parse_size/bool/int; then value k becomes SHMEM_<NAME of row k>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ush_env.h"
+#include "core/ush_env.h"
 
 /* Longest value tried; longer ones are cut (the parsers read to the NUL). */
 #define FUZZ_VALUE_MAX 512

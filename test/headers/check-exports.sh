@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libushmem.so exports none of its ush_* internals (src/libushmem.map) but
+# libushmem.so exports none of its ush_* internals (api/libushmem.map) but
 # the three objects <shmem.h>'s constants point at, so a program's own
 # ush_ symbol cannot take the place of the library's; and a program using
 # those constants links.

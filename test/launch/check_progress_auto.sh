@@ -3,7 +3,7 @@
 # PEs than hardware threads. There each PE's waits already yield, and the
 # second thread per PE stalled start-up for 20 to 150 s in about one run
 # of three (4 emulated nodes x 8 PEs on 2 cores; see ush_decide_progress_thread
-# in src/init.c). The PEs see the machine hwloc describes, so HWLOC_SYNTHETIC
+# in api/init.c). The PEs see the machine hwloc describes, so HWLOC_SYNTHETIC
 # gives them a node of 1 or 4 hardware threads whatever this one has.
 # SHMEM_SHARE_STATIC=0 asks for the thread on one node, as a job across
 # nodes does; SHMEM_INFO=1 makes PE 0 say what was decided.

@@ -1,5 +1,5 @@
 /*
- * The architecture layer (src/arch/): each copy-once routine copies exactly
+ * The architecture layer (arch/): each copy-once routine copies exactly
  * its bytes at every size to 300 and all 64 alignments of source and
  * destination, at larger sizes with the destination just after the source
  * in its page, and at page edges next to inaccessible pages; never hands

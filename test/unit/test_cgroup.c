@@ -1,5 +1,5 @@
 /*
- * The memory cgroup reader (src/cgroup.c) on made-up trees: each test
+ * The memory cgroup reader (core/cgroup.c) on made-up trees: each test
  * writes a proc/self/{cgroup,mountinfo} and cgroup files under a scratch
  * directory and passes it as the root, as the real system's "" would be.
  * Covers v1 (limit at the process's level, at an ancestor, memsw), v2
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ush_cgroup.h"
+#include "core/ush_cgroup.h"
 
 static char root[PATH_MAX];
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ush_env.h"
+#include "core/ush_env.h"
 
 #define KIB ((size_t)1 << 10)
 #define MIB ((size_t)1 << 20)

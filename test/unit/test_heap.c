@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ush_heap.h"
+#include "core/ush_heap.h"
 
 #define REGION (1u << 20)  /* 1 MiB per test heap */
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ush_symm.h"
+#include "core/ush_symm.h"
 
 ush_seg_t ush_seg[USH_SEG_COUNT];
 
