@@ -1,14 +1,18 @@
 # libushmem, one library from the layers, top down (docs/design.md, "Layers";
-# test/layers checks that calls only go down): the public routines (api/) and
-# the Fortran routines beside them (fortran/*.c: C code, built with or
-# without a Fortran compiler), the collective algorithms (collectives/), the
-# core (core/), the UCX/PMIx transport (transport/) and the CPU layer (arch/).
+# test/layers checks that calls only go down): the Fortran routines
+# (fortran/*.c: C code, built with or without a Fortran compiler), the public
+# routines (api/), the collective algorithms (collectives/), the core
+# (core/), the UCX/PMIx transport (transport/) and the CPU layer (arch/).
 # Included from the top CMakeLists.txt, so the objects lie under the build's
 # CMakeFiles/ushmem_obj.dir/ by their sources' paths, which the layer test
 # reads.
-set(USH_LAYERS api fortran collectives core transport arch)
+# USH_LAYERS: the folders top down, one level after another (':'; folders
+# of one level would be joined by ','); a folder may use only folders on
+# lower levels.
+set(USH_LAYERS "fortran:api:collectives:core:transport:arch")
+string(REGEX REPLACE "[:,]" ";" _ush_layer_dirs "${USH_LAYERS}")
 set(USH_SOURCES "")
-foreach(layer IN LISTS USH_LAYERS)
+foreach(layer IN LISTS _ush_layer_dirs)
     file(GLOB layer_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${layer}/*.c)
     list(APPEND USH_SOURCES ${layer_sources})
 endforeach()
