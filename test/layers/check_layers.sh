@@ -5,9 +5,12 @@
 # symbol that another folder defines: a call, or a reference to data. It
 # prints that folder graph and fails, naming the symbol and both files, on
 # any use of a higher folder by a lower one, on any folder that is in no
-# layer, and on any circle between folders.
+# layer, and on any circle between folders. With --sources, it also fails
+# on a source that includes a header of a higher folder ("api/ush_check.h"
+# in core/), which the objects cannot show when only macros or inline
+# code are used.
 #
-#   check_layers.sh [--nm NM] [--srcdir DIR] LAYERS OBJECT...
+#   check_layers.sh [--nm NM] [--srcdir DIR] [--sources ROOT] LAYERS OBJECT...
 #
 # LAYERS lists the folders from the top down, one level after another,
 # separated by ':'; folders on one level are separated by ',' and may not
@@ -15,28 +18,42 @@
 # one of the library's objects as CMake builds it: the path after the
 # target's `.dir/` is its source's path relative to DIR (the target's source
 # folder, relative to the project's root; `.` by default), with `__` for `..`.
+# ROOT is the project's root, whose LAYERS folders hold the sources.
 set -eu
 
 nm=nm
 srcdir=.
+sources=
 while [ $# -gt 0 ]; do
     case $1 in
     --nm) nm=$2; shift 2 ;;
     --srcdir) srcdir=$2; shift 2 ;;
+    --sources) sources=$2; shift 2 ;;
     *) break ;;
     esac
 done
 if [ $# -lt 2 ]; then
-    echo "usage: $0 [--nm NM] [--srcdir DIR] LAYERS OBJECT..." >&2
+    echo "usage: $0 [--nm NM] [--srcdir DIR] [--sources ROOT] LAYERS OBJECT..." >&2
     exit 2
 fi
 layers=$1
 shift
 
-# One line per object and symbol: "object kind symbol", kind D for a
-# definition (text, data, bss, read-only, weak) and U for a use. POSIX
-# output (-P) with the file name first (-A) reads the same on every nm.
-"$nm" -A -P "$@" | awk -v layers="$layers" -v srcdir="$srcdir" '
+# nm prints a line per object and symbol, "object: symbol type [value size]"
+# (POSIX output, -P, with the file name first, -A, reads the same on every
+# nm); then, with --sources, a line per include of a header by a path,
+# "#include FILE HEADER".
+{
+    "$nm" -A -P "$@"
+    if [ -n "$sources" ]; then
+        for dir in $(echo "$layers" | tr ':,' '  '); do
+            for f in "$sources/$dir"/*.[ch]; do
+                [ -f "$f" ] || continue
+                sed -n 's|^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*/[^"]*\)".*|#include '"$dir/${f##*/}"' \1|p' "$f"
+            done
+        done
+    fi
+} | awk -v layers="$layers" -v srcdir="$srcdir" '
 function source_of(obj,    rel, n, parts, out, i, m) {
     if (!match(obj, /\.dir\//))
         return ""
@@ -67,6 +84,23 @@ BEGIN {
         }
     }
     bad = 0
+}
+$1 == "#include" {
+    ff = $2
+    sub(/\/.*/, "", ff)
+    ft = $3
+    sub(/\/.*/, "", ft)
+    if (ff == ft || !(ft in rank))
+        next                    # its own folder, or a system header
+    if (rank[ff] > rank[ft])
+        why = "upward: " ff "/ is below " ft "/"
+    else if (rank[ff] == rank[ft])
+        why = "sideways: " ff "/ and " ft "/ are on one level"
+    else
+        next
+    printf "check_layers: %s includes %s (%s)\n", $2, $3, why
+    bad = 1
+    next
 }
 {
     # "path/to/x.c.o: symbol type [value size]"

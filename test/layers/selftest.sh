@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_layers.sh must fail where a lower folder uses a higher one, where
-# folders form a circle and where an object lies outside every layer, and
-# pass where every use goes down. It is run here on a made-up library of
+# folders form a circle, where an object lies outside every layer and where
+# a source includes a higher folder's header, and pass where every use
+# goes down. It is run here on a made-up library of
 # three folders, compiled by CC into objects laid out as CMake lays them.
 #
 #   selftest.sh CC NM CHECK_LAYERS_SH
@@ -48,4 +49,16 @@ if out=$(sh "$check" --nm "$nm" top:low "$obj/top/a.c.o" "$obj/low/b.c.o" "$obj/
 fi
 echo "$out" | grep -q 'stray/c.c is in folder stray/, which is in no layer' ||
     fail "the stray object is not named: $out"
+# A source that includes a higher folder's header fails with --sources,
+# though no symbol shows it.
+mkdir -p "$work/top" "$work/low"
+printf '#define TOP_MACRO 1\n' >"$work/top/top.h"
+printf '#include "top/top.h"\nint low_fn(void) { return TOP_MACRO; }\n' >"$work/low/b.c"
+"$cc" -I"$work" -c "$work/low/b.c" -o "$obj/low/b.c.o"
+sh "$check" --nm "$nm" top:low "$obj/top/a.c.o" "$obj/low/b.c.o" >/dev/null ||
+    fail "without --sources, an include upward is not in the objects, yet it failed"
+if out=$(sh "$check" --nm "$nm" --sources "$work" top:low "$obj/top/a.c.o" "$obj/low/b.c.o"); then
+    fail "an include from low/ of top/'s header passed: $out"
+fi
+echo "$out" | grep -q 'low/b.c includes top/top.h (upward' || fail "the include is not named: $out"
 echo "layers selftest: passed"
