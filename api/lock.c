@@ -22,11 +22,11 @@
  * "free, no queue" in this layout.
  */
 #include "ush_check.h"
+#include "ush_lock.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
 #include "core/ush.h"
 #include "core/ush_rma.h"
-#include "core/ush_symm.h"
 
 #include <stdint.h>
 
@@ -40,21 +40,6 @@ typedef struct {
     uint32_t  me1;  /* this PE + 1, as stored in tail and next fields */
 } ush_lock_t;
 
-/* The home PE from the lock's place in symmetric memory, which (unlike its
- * address) is the same on every PE; mixing the offset spreads neighbouring
- * locks (an array of them) over different PEs. */
-static int ush_lock_home(const char *routine, long *lock)
-{
-    size_t off;
-    int    seg = ush_seg_find(lock, sizeof(*lock), &off);
-    if (USH_UNLIKELY(seg < 0)) ush_check_fail_symm(routine, "lock", lock, sizeof(*lock));
-    uint64_t h = ((uint64_t)off >> 3) ^ ((uint64_t)seg << 56);
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return (int)(h % (uint64_t)ush_g.n_pes);
-}
-
 static ush_lock_t ush_lock_enter(const char *routine, long *lock)
 {
     USH_CHECK_INIT(routine);
@@ -63,7 +48,7 @@ static ush_lock_t ush_lock_enter(const char *routine, long *lock)
                   (void *)lock, sizeof(long));
     }
     ush_lock_t l;
-    l.home = ush_lock_home(routine, lock);
+    l.home = ush_lock_home(routine, lock, sizeof(*lock));
     l.tail = (uint32_t *)(void *)lock;
     l.node = l.tail + 1;
     l.me1  = (uint32_t)ush_g.my_pe + 1;

@@ -12,29 +12,22 @@
  * lock has none; Fortran programs rarely lean on locks that hard.
  */
 #include "ush_fortran.h"
+#include "api/ush_lock.h"
 #include "core/ush_rma.h"
-#include "core/ush_symm.h"
 
 #define USH_F_TICKET UINT32_C(0x10000)
 
-/* The home PE, from the lock's offset in its segment (the same on every
- * PE, unlike its address); mixed so that neighbouring locks spread. */
+/* The home PE, by C's rule (api/ush_lock.h), once the lock is known to be
+ * an aligned INTEGER. */
 static int ush_f_lock_home(const char *froutine, ush_fint_t *lock)
 {
-    size_t off;
     ush_f_routine = NULL;
     USH_CHECK_INIT(froutine);
     if (USH_UNLIKELY(((uintptr_t)lock & 3) != 0)) {
         ush_fatal(froutine, "lock %p is not aligned to 4 bytes: pass a symmetric INTEGER",
                   (void *)lock);
     }
-    int seg = ush_seg_find(lock, sizeof(*lock), &off);
-    if (USH_UNLIKELY(seg < 0)) ush_check_fail_symm(froutine, "lock", lock, sizeof(*lock));
-    uint64_t h = ((uint64_t)off >> 2) ^ ((uint64_t)seg << 56);
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return (int)(h % (uint64_t)ush_g.n_pes);
+    return ush_lock_home(froutine, lock, sizeof(*lock));
 }
 
 static inline uint32_t ush_f_lock_amo(ush_amo_op_t op, ush_fint_t *lock, uint32_t value,
