@@ -32,6 +32,10 @@
     X(yield, YIELD, STRING, "auto",                                                   \
       "Yield the CPU in waiting loops: auto (at once when node-local PEs outnumber "  \
       "cores, else after spinning briefly), always or never.")                       \
+    X(fence, FENCE, STRING, "auto",                                                   \
+      "How shmem_fence, put-with-signal and the collectives order operations to "     \
+      "PEs on other nodes: auto (UCX's fence, no round trip, where each endpoint "    \
+      "carries RMA and atomics on one lane that keeps order; else a flush) or flush.") \
     X(progress_thread, PROGRESS_THREAD, STRING, "auto",                               \
       "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
       "the job spans several nodes, or static data is not shared, unless node-local " \

@@ -73,6 +73,15 @@ void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
                     uint64_t *sig_addr, uint64_t signal, ush_amo_op_t sig_op, int pe,
                     int blocking);
 
+/* A collective's own put-with-signal: nbytes from src to dest on pe (none
+ * when nbytes is 0), then add added to the uint64_t at sig_addr there, so
+ * that a PE that sees the add sees the data. Where pe is not mapped and
+ * the job's atomics are the CPU's, both travel in one message
+ * (ush_tp_put_add). Returns when src may be reused. No quiet owes it a
+ * flush: its receiver waits for the flag. */
+void ush_put_add_own(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t add,
+                     int pe);
+
 /* Completion and ordering. */
 void ush_quiet(shmem_ctx_t ctx);
 void ush_fence(shmem_ctx_t ctx);

@@ -143,13 +143,19 @@ ucs_status_t ush_tp_wait(ush_tp_ctx_t *c, ucs_status_ptr_t req)
  * and their memory, without bound. */
 #define USH_TP_MAX_INFLIGHT 4096
 
+__thread int ush_tp_unowed;
+
+static void ush_tp_flush(ush_tp_ctx_t *c, unsigned long n, unsigned long local);
+
 /* Completion is tracked by the next flush: drop the request. */
 static inline void ush_tp_detach(ush_tp_ctx_t *c, const char *op, int pe, ucs_status_ptr_t req)
 {
     if (UCS_PTR_IS_PTR(req)) {
         ucp_request_free(req);
         if (__atomic_add_fetch(&c->inflight, 1, __ATOMIC_RELAXED) >= USH_TP_MAX_INFLIGHT) {
-            ush_tp_quiet(c);
+            /* a flush whether a quiet owes them or not */
+            ush_tp_flush(c, __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE),
+                         __atomic_load_n(&c->local_issued, __ATOMIC_ACQUIRE));
         }
     } else if (UCS_PTR_IS_ERR(req)) {
         ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(UCS_PTR_STATUS(req)));
@@ -169,7 +175,7 @@ void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_put_nbx(ush_tp_ep(c, pe), src, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_count_issued(c);
+    ush_tp_count_issued(c, pe);
     if (blocking) {
         ush_tp_complete(c, "ucp_put_nbx", pe, req);
     } else {
@@ -183,7 +189,7 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
                                           ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_count_issued(c);
+    ush_tp_count_issued(c, pe);
     if (blocking) {
         ush_tp_complete(c, "ucp_get_nbx", pe, req);
     } else {
@@ -211,7 +217,7 @@ void ush_tp_get_counted(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst,
     };
     ucs_status_ptr_t req = ucp_get_nbx(ush_tp_ep(c, pe), dst, len, ush_tp_raddr(pe, seg, off),
                                        ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_count_issued(c);
+    ush_tp_count_issued(c, pe);
     if (req == NULL) { /* done already, and UCX calls no callback then */
         __atomic_add_fetch(counter, 1, __ATOMIC_RELEASE);
     } else if (UCS_PTR_IS_ERR(req)) {
@@ -240,7 +246,7 @@ static ucs_status_ptr_t ush_tp_amo_issue(ush_tp_ctx_t *c, ush_tp_amo_t op, int p
     ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], operand, 1,
                                              ush_tp_raddr(pe, seg, off), ush_tp_rkey(c, pe, seg),
                                              &prm);
-    ush_tp_count_issued(c);
+    ush_tp_count_issued(c, pe);
     return req;
 }
 
@@ -293,7 +299,7 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg, size_t o
     ucs_status_ptr_t req = ucp_atomic_op_nbx(ush_tp_ep(c, pe), ush_tp_amo_ops[op], &operand, 1,
                                              ush_tp_raddr(pe, seg, off),
                                              ush_tp_rkey(c, pe, seg), &prm);
-    ush_tp_count_issued(c);
+    ush_tp_count_issued(c, pe);
     ush_tp_detach(c, "ucp_atomic_op_nbx", pe, req);
 }
 
@@ -323,19 +329,20 @@ static void ush_tp_flush_eps(ush_tp_ctx_t *c)
     }
 }
 
-void ush_tp_quiet(ush_tp_ctx_t *c)
+/* Raise *mark to n (a count a completed flush covered); several threads
+ * may race, the largest wins. */
+static void ush_tp_mark(unsigned long *mark, unsigned long n)
 {
-    /* Flush only when some operation counted before this point is not yet
-     * covered by a completed flush. Counts, not a flag: with threads, a
-     * flag cleared by one thread's flush would hide another thread's
-     * operation issued while that flush ran. issued is bumped with
-     * release after each operation is issued; flushed is raised with
-     * release after a flush completed, so the acquire here orders a flush
-     * another thread completed before this quiet's return, as if it were
-     * our own. */
-    unsigned long n = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
+    unsigned long done = __atomic_load_n(mark, __ATOMIC_RELAXED);
+    while (done < n && !__atomic_compare_exchange_n(mark, &done, n, 0, __ATOMIC_RELEASE,
+                                                    __ATOMIC_RELAXED)) {
+    }
+}
 
+/* Complete every operation of c; n and local are the counts read before,
+ * which the flush then covers. */
+static void ush_tp_flush(ush_tp_ctx_t *c, unsigned long n, unsigned long local)
+{
     /* Alone on its worker, a context flushes the worker: one call. On a
      * shared one that would wait for the other contexts' operations too,
      * so it flushes its own endpoints. A context joining meanwhile only
@@ -360,21 +367,47 @@ void ush_tp_quiet(ush_tp_ctx_t *c)
      * after a flush, which took microseconds. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     __atomic_store_n(&c->inflight, 0, __ATOMIC_RELAXED);
-    unsigned long done = __atomic_load_n(&c->flushed, __ATOMIC_RELAXED);
-    while (done < n && !__atomic_compare_exchange_n(&c->flushed, &done, n, 0, __ATOMIC_RELEASE,
-                                                    __ATOMIC_RELAXED)) {
-    }
+    ush_tp_mark(&c->flushed, n);
+    ush_tp_mark(&c->local_flushed, local);
+}
+
+void ush_tp_quiet(ush_tp_ctx_t *c)
+{
+    /* Flush only when some operation a quiet owes, counted before this
+     * point, is not yet covered by a completed flush. Counts, not a flag:
+     * with threads, a flag cleared by one thread's flush would hide
+     * another thread's operation issued while that flush ran. issued is
+     * bumped with release after each operation is issued; flushed is
+     * raised with release after a flush completed, so the acquire here
+     * orders a flush another thread completed before this quiet's
+     * return, as if it were our own. A collective's own operations are
+     * not owed (ush_tp_unowed): it waits for their effect itself. */
+    unsigned long local = __atomic_load_n(&c->local_issued, __ATOMIC_ACQUIRE);
+    unsigned long n     = __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&c->flushed, __ATOMIC_ACQUIRE) >= n) return;
+    ush_tp_flush(c, n, local);
 }
 
 void ush_tp_fence(ush_tp_ctx_t *c)
 {
-    /* Stores to mapped peers are ordered by the caller's release fence
-     * (ush_fence); a UCX put still in flight to the same PE could land
-     * after them. Ordering both paths takes completing the UCX side,
+    /* To another node, UCX's fence where every endpoint keeps its lane's
+     * order (order.c): the operations after it reach each peer after
+     * those before, with no round trip. A node-local peer is also written
+     * with stores, ordered by the caller's release fence (ush_fence); a
+     * UCX operation still in flight to it could land after them, so once
+     * there was one, ordering both paths takes completing the UCX side,
      * which a flush does: it returns once the target has written the
-     * data (for emulated RMA, once it acknowledged), so a later direct
-     * store or UCX operation is made after the data is in place. */
-    ush_tp_quiet(c);
+     * data (for emulated RMA, once it acknowledged). */
+    unsigned long local = __atomic_load_n(&c->local_issued, __ATOMIC_ACQUIRE);
+    if (!__atomic_load_n(&ush_tp_unordered, __ATOMIC_RELAXED) &&
+        __atomic_load_n(&c->local_flushed, __ATOMIC_ACQUIRE) >= local) {
+        /* no endpoint (every peer so far mapped): nothing to order */
+        if (__atomic_load_n(&c->nep, __ATOMIC_ACQUIRE) == 0) return;
+        ucs_status_t st = ucp_worker_fence(c->worker);
+        if (st != UCS_OK) ush_tp_fatal("ucp_worker_fence: %s", ucs_status_string(st));
+        return;
+    }
+    ush_tp_flush(c, __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE), local);
 }
 
 int ush_tp_progress(ush_tp_ctx_t *c)

@@ -113,7 +113,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                              UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
         .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                             (progress_thread ? UCP_FEATURE_WAKEUP : 0),
+                             UCP_FEATURE_AM | (progress_thread ? UCP_FEATURE_WAKEUP : 0),
         .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
         .estimated_num_eps = (size_t)ush_tp_job.size,
     };
@@ -133,6 +133,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     ush_tp_status_t ret = ush_tp_worker_create(&mode, &worker);
     if (ret != USH_TP_OK) return ret;
     ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
+    if ((ret = ush_tp_am_init(worker)) != USH_TP_OK) return ret;
     ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
 
     /* A small record per peer, filled on first use: a PE reads a peer's
@@ -227,6 +228,8 @@ ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thr
     c->mode    = mode;
     c->issued  = 0;
     c->flushed = 0;
+    c->local_issued  = 0;
+    c->local_flushed = 0;
     c->nep     = 0;
     c->eps     = calloc(n, sizeof(*c->eps));
     c->ep_pes  = malloc(n * sizeof(*c->ep_pes));
@@ -739,6 +742,7 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
         if (st != UCS_OK) {
             ush_tp_fatal("ucp_ep_create to PE %d: %s", pe, ucs_status_string(st));
         }
+        ush_tp_ep_check_order(ep, pe);
         /* The list first: a quiet that finds the endpoint must find it
          * listed, or it would not flush it. */
         c->ep_pes[c->nep] = pe;

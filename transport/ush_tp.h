@@ -175,6 +175,22 @@ typedef enum {
     USH_TP_AMO_SWAP, USH_TP_AMO_CSWAP
 } ush_tp_amo_t;
 
+/* Non-zero while this thread issues a collective's own operations: data
+ * and flags whose effect the collective waits for itself (its receivers
+ * wait for the flag, which is ordered after the data), so no later quiet
+ * owes them a flush. A barrier after a barrier then costs no round trip.
+ * Every operation still counts for the fence's node-local rule. */
+extern __thread int ush_tp_unowed __attribute__((tls_model("initial-exec")));
+
+/* A collective's put-with-add to a PE that is not mapped, as one active
+ * message (am_signal.c): len bytes from src land at (seg, off) on pe, then
+ * add is added to the uint64_t at (sig_seg, sig_off) there, with release.
+ * Returns when src may be reused. Only where ush_tp_direct_amo (the flag
+ * takes the CPU's atomics); no quiet completes it, the flag's reader
+ * does. */
+void ush_tp_put_add(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src, size_t len,
+                    int sig_seg, size_t sig_off, uint64_t add);
+
 /* blocking: wait for local completion (source reusable / data arrived). */
 void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
                 size_t len, int blocking);
@@ -197,7 +213,15 @@ void ush_tp_amo_post(ush_tp_ctx_t *c, ush_tp_amo_t op, int pe, int seg,
                      size_t off, uint64_t value, size_t size);
 
 void ush_tp_quiet(ush_tp_ctx_t *c);
+/* Orders c's operations to each PE before its later ones: UCX's fence
+ * (no round trip) while ush_tp_unordered is 0 and no UCX operation to a
+ * node-local peer is in flight, else a flush. */
 void ush_tp_fence(ush_tp_ctx_t *c);
+/* Some endpoint to another node carries RMA or atomics on more than one
+ * lane, or on a transport not known to keep order (order.c): fences
+ * flush. Set before shmem_init makes endpoints to force that
+ * (SHMEM_FENCE=flush). */
+extern int ush_tp_unordered;
 /* Progress c's worker and the default one; non-zero if anything happened. */
 int  ush_tp_progress(ush_tp_ctx_t *c);
 /* How every wait of the library (core/wait.c's and the transport's own)

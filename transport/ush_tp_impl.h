@@ -63,8 +63,10 @@ struct ush_tp_ctx {
     int             *ep_pes;    /* PEs with an endpoint, in creation order */
     int              nep;       /* entries of ep_pes (release-stored) */
     ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
-    unsigned long    issued;    /* UCX operations issued */
+    unsigned long    issued;    /* UCX operations issued that a quiet owes */
     unsigned long    flushed;   /* how many of them a completed flush covered */
+    unsigned long    local_issued;  /* UCX operations to node-local peers */
+    unsigned long    local_flushed; /* how many of them a completed flush covered */
     unsigned long    inflight;  /* requests dropped in flight since the last flush */
     ush_tp_thread_t  mode;      /* what the worker provides */
     pthread_mutex_t  lock;      /* endpoint/rkey creation under THREAD_MULTI */
@@ -73,10 +75,7 @@ struct ush_tp_ctx {
 /* Count an operation a quiet must flush. After the UCX call, never
  * before: a quiet on another thread that counted it must find it already
  * issued, or its flush would claim an operation it did not cover. */
-static inline void ush_tp_count_issued(ush_tp_ctx_t *c)
-{
-    __atomic_fetch_add(&c->issued, 1, __ATOMIC_RELEASE);
-}
+static inline void ush_tp_count_issued(ush_tp_ctx_t *c, int pe);
 
 typedef struct {
     ucp_context_h   context;
@@ -95,6 +94,22 @@ typedef struct {
 } ush_tp_state_t;
 
 extern ush_tp_state_t ush_tp;
+
+static inline void ush_tp_count_issued(ush_tp_ctx_t *c, int pe)
+{
+    /* A node-local peer may also be written with stores, which a fence
+     * orders after a UCX operation to it only by completing that. */
+    if (__builtin_expect(ush_tp.local[pe], 0)) {
+        __atomic_fetch_add(&c->local_issued, 1, __ATOMIC_RELEASE);
+    }
+    if (!ush_tp_unowed) __atomic_fetch_add(&c->issued, 1, __ATOMIC_RELEASE);
+}
+
+/* Registers the collectives' put-with-add message on the default worker
+ * (am_signal.c). */
+ush_tp_status_t ush_tp_am_init(ucp_worker_h worker);
+/* Reads ep's lanes once it is made (order.c); sets ush_tp_unordered. */
+void ush_tp_ep_check_order(ucp_ep_h ep, int pe);
 /* PMIx_Init succeeded (bootstrap.c); abort.c asks the launcher only then. */
 extern int ush_tp_pmix_up;
 /* When PMIx_Init returned (CLOCK_MONOTONIC, ns). */
