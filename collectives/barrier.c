@@ -50,22 +50,28 @@ void ush_coll_init(void)
     ush_coll_select_init();
 }
 
-/* Store s into flags[word] of set member to: with every peer mapped a
- * release store (what this PE wrote or read before is ordered before it,
- * and the acquire load that sees it orders the peer after). Otherwise the
- * progress thread may write into our memory for remote peers, and the
- * flag goes through UCX (and its lock); the caller ends with a full
- * fence, which orders us after it. */
+/* Signal member to's flags[word] that this PE reached barrier s. With
+ * every peer mapped, a release store of s (what this PE wrote or read
+ * before is ordered before it, and the acquire load that sees it orders
+ * the peer after). Otherwise the progress thread may write into our
+ * memory for remote peers, and the flag goes through UCX: an add of one
+ * (ush_put_add_own: one message to another node), which is the same as
+ * storing s, because each word has one sender that signals it once per
+ * barrier; an add is one way, where UCX's only set is a swap whose reply
+ * must be waited for. It is the barrier's own traffic, which no later
+ * quiet owes a flush. The caller ends with a full fence, which orders us
+ * after it. */
 static void barrier_signal(const ush_coll_set_t *set, uint64_t *flags, int word, uint64_t s,
                            int to)
 {
     int       pe  = ush_coll_pe(set, to);
     uint64_t *map = ush_tp_all_mapped ? ush_ptr(&flags[word], pe) : NULL;
 
-    if (map != NULL)
+    if (map != NULL) {
         __atomic_store_n(map, s, __ATOMIC_RELEASE);
-    else
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &flags[word], s, sizeof(uint64_t), pe);
+        return;
+    }
+    ush_put_add_own(NULL, NULL, 0, &flags[word], 1, pe);
 }
 
 static void barrier_await(uint64_t *flag, uint64_t s)

@@ -47,9 +47,7 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
         if (c >= n) continue;
         int child = member_of(s, c, root);
         ush_coll_wait(s, USH_W_READY + q);
-        ush_coll_put(s, dest, from, bytes, child);
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_DATA + q, child);
+        ush_coll_put_signal(s, dest, from, bytes, USH_W_DATA + q, child);
     }
 }
 
@@ -70,9 +68,7 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
         size_t off = c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
         if (v > 0) ush_coll_wait(s, USH_W_CH_DATA);
         if (next >= 0) {
-            ush_coll_put(s, (char *)dest + off, from + off, len, next);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_CH_DATA, next);
+            ush_coll_put_signal(s, (char *)dest + off, from + off, len, USH_W_CH_DATA, next);
         }
     }
 }
@@ -101,10 +97,12 @@ static int bcast_mbox_class(const ush_coll_sync_t *s, size_t bytes, bcast_mbox_t
     static const int payload[USH_COLL_MBOX_CLASSES] = { 1, 7, 32, USH_COLL_MBOX_MAX / 8 };
     int              n = s->set.size, cls = 0;
 
-    /* Between two running PEs the handshake is one cheap round trip, and
-     * beyond 1 KiB the mailbox's second copy (slot to dest) costs more:
-     * 2 KiB took 0.47-0.68 us through it against 0.30-0.37. */
-    if (n > USH_COLL_MBOX_N || (n <= 2 && bytes > 1024)) return -1;
+    /* Between two running PEs that map each other the handshake is one
+     * cheap round trip, and beyond 1 KiB the mailbox's second copy (slot
+     * to dest) costs more: 2 KiB took 0.47-0.68 us through it against
+     * 0.30-0.37. Across the network the round trip costs far more than
+     * the copy. (ush_tp_all_mapped is the same on every PE.) */
+    if (n > USH_COLL_MBOX_N || (n <= 2 && bytes > 1024 && ush_tp_all_mapped)) return -1;
     m->base = USH_W_RED + s->lay->red_words;
     while (cls < USH_COLL_MBOX_CLASSES && bytes > (size_t)payload[cls] * sizeof(uint64_t))
         m->base += s->lay->mbox_words[cls++];
@@ -171,9 +169,7 @@ static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, 
         return;
     }
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
-    for (int k = 1; k < n; k++) ush_coll_put(s, dest, src, bytes, (me + k) % n);
-    ush_coll_fence();
-    for (int k = 1; k < n; k++) ush_coll_signal(s, USH_W_DATA, (me + k) % n);
+    for (int k = 1; k < n; k++) ush_coll_put_signal(s, dest, src, bytes, USH_W_DATA, (me + k) % n);
 }
 
 /* Pull, for members that map each other: once every receiver has counted

@@ -21,8 +21,19 @@
 #include "ush_coll.h"
 #include "core/ush.h"
 #include "core/ush_rma.h"
+#include "transport/ush_tp.h"
 
 #include <string.h>
+
+/* Runs stmt as the collective's own traffic (ush_tp_unowed): its data and
+ * flags are awaited by their receivers, so no quiet of the program's owes
+ * them a flush. */
+#define USH_COLL_OWN(stmt)    \
+    do {                      \
+        ush_tp_unowed = 1;    \
+        stmt;                 \
+        ush_tp_unowed = 0;    \
+    } while (0)
 
 /* Word indices in ush_coll_sync_t.w. Per-round words are indexed by the
  * round r of a log-step algorithm: in round r a member hears from at most
@@ -69,16 +80,15 @@ static inline int ush_coll_world(const ush_coll_sync_t *s, int member)
 
 static inline void ush_coll_amo_self(const ush_coll_sync_t *s, int word, uint64_t add)
 {
-    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], add, sizeof(uint64_t),
-                 ush_coll_world(s, s->set.me));
+    USH_COLL_OWN(ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], add,
+                              sizeof(uint64_t), ush_coll_world(s, s->set.me)));
 }
 
 /* Signal word of member: add one to its count, which one wait of the
  * receiver's consumes. */
 static inline void ush_coll_signal(const ush_coll_sync_t *s, int word, int member)
 {
-    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], 1, sizeof(uint64_t),
-                 ush_coll_world(s, member));
+    ush_put_add_own(NULL, NULL, 0, &s->w[word], 1, ush_coll_world(s, member));
 }
 
 /* Wait for one signal on our word and take it back (every signal a member
@@ -92,8 +102,7 @@ static inline void ush_coll_wait(const ush_coll_sync_t *s, int word)
 /* Add one to counter word of member. */
 static inline void ush_coll_count(const ush_coll_sync_t *s, int word, int member)
 {
-    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_ADD, &s->w[word], 1, sizeof(uint64_t),
-                 ush_coll_world(s, member));
+    ush_put_add_own(NULL, NULL, 0, &s->w[word], 1, ush_coll_world(s, member));
 }
 
 /* Wait until our counter word holds n, then take the n back (through the
@@ -118,13 +127,25 @@ static inline uint64_t ush_coll_take(const ush_coll_sync_t *s, int word)
 static inline void ush_coll_put(const ush_coll_sync_t *s, void *dest, const void *src, size_t bytes,
                                 int member)
 {
-    if (bytes) ush_put(SHMEM_CTX_DEFAULT, dest, src, bytes, ush_coll_world(s, member));
+    if (bytes) USH_COLL_OWN(ush_put(SHMEM_CTX_DEFAULT, dest, src, bytes, ush_coll_world(s, member)));
 }
 
-/* Orders the puts before the flag that announces them. */
+/* Orders the puts before the flag that announces them: UCX's fence where
+ * the endpoints keep order (no round trip; transport/order.c), else a
+ * flush. */
 static inline void ush_coll_fence(void)
 {
     ush_fence(SHMEM_CTX_DEFAULT);
+}
+
+/* bytes from src to dest on member, then a signal of word there: one
+ * message to a PE on another node (ush_put_add_own), where a put, a fence
+ * and a signal cost two at least. Puts issued to member before it are
+ * ordered before its signal only by a ush_coll_fence() in between. */
+static inline void ush_coll_put_signal(const ush_coll_sync_t *s, void *dest, const void *src,
+                                       size_t bytes, int word, int member)
+{
+    ush_put_add_own(dest, src, bytes, &s->w[word], 1, ush_coll_world(s, member));
 }
 
 /* A slot: a tag word, then payload words, in a member's sync words. A
@@ -144,9 +165,10 @@ static inline void ush_coll_slot_send_tag(const ush_coll_sync_t *s, int word, co
         __atomic_store_n(r, tag, __ATOMIC_RELEASE);
         return;
     }
-    ush_coll_put(s, &s->w[word + 1], p, bytes, member);
-    ush_coll_fence();
-    ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &s->w[word], tag, sizeof(uint64_t), pe);
+    /* The slot is empty (0), so adding the tag sets it: payload and tag
+     * in one message, where UCX's only set is a swap whose reply must be
+     * waited for. */
+    ush_put_add_own(&s->w[word + 1], p, bytes, &s->w[word], tag, pe);
 }
 
 static inline void ush_coll_slot_send(const ush_coll_sync_t *s, int word, const void *p,

@@ -28,9 +28,7 @@ static uint64_t collect_offset(const ush_coll_sync_t *s, uint64_t mine)
         int to = v + (1 << r), from = v - (1 << r);
         if (to < n) {
             ush_coll_wait(s, USH_W_READY + r);
-            ush_coll_put(s, &s->w[USH_W_VAL + r], &x, sizeof x, to);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_DATA + r, to);
+            ush_coll_put_signal(s, &s->w[USH_W_VAL + r], &x, sizeof x, USH_W_DATA + r, to);
         }
         if (from >= 0) {
             ush_coll_wait(s, USH_W_DATA + r);
@@ -46,9 +44,8 @@ static void collect_send(const ush_coll_sync_t *s, char *dest, uint64_t off, siz
 {
     int n = s->set.size, v = s->set.me;
 
-    for (int k = 1; k < n; k++) ush_coll_put(s, dest + off, dest + off, bytes, (v + k) % n);
-    ush_coll_fence();
-    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
+    for (int k = 1; k < n; k++)
+        ush_coll_put_signal(s, dest + off, dest + off, bytes, USH_W_CNT_DATA, (v + k) % n);
 }
 
 /* Each member puts its block to all, once all have counted in. */
@@ -111,9 +108,8 @@ static void collect_ring(const ush_coll_sync_t *s, char *dest, uint64_t off, siz
     for (int k = 0; k < n - 1; k++) {
         ush_coll_wait(s, USH_W_CH_READY);
         ush_coll_put(s, dest + meta[0], dest + meta[0], meta[1], right);
-        ush_coll_put(s, &s->w[USH_W_META], meta, sizeof meta, right);
         ush_coll_fence();
-        ush_coll_signal(s, USH_W_CH_DATA, right);
+        ush_coll_put_signal(s, &s->w[USH_W_META], meta, sizeof meta, USH_W_CH_DATA, right);
         ush_coll_wait(s, USH_W_CH_DATA);
         meta[0] = ush_coll_take(s, USH_W_META);
         meta[1] = ush_coll_take(s, USH_W_META + 1);

@@ -29,9 +29,7 @@ static void fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
         int base = v - p2;
         ush_coll_signal(s, USH_W_XREADY, base);
         ush_coll_wait(s, USH_W_XREADY);
-        ush_coll_put(s, blk(dest, v, bytes), blk(dest, v, bytes), bytes, base);
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_XDATA, base);
+        ush_coll_put_signal(s, blk(dest, v, bytes), blk(dest, v, bytes), bytes, USH_W_XDATA, base);
         ush_coll_wait(s, USH_W_XDATA);
         return;
     }
@@ -42,24 +40,25 @@ static void fcollect_rd(const ush_coll_sync_t *s, void *dest, size_t bytes)
         int partner = v ^ (1 << r);
         int g = v & ~((1 << r) - 1), gend = g + (1 << r);
         ush_coll_wait(s, USH_W_READY + r);
-        ush_coll_put(s, blk(dest, g, bytes), blk(dest, g, bytes), (size_t)(1 << r) * bytes, partner);
         int e0 = g + p2, e1 = (gend < rem ? gend : rem) + p2;
         if (e0 < e1) {
             ush_coll_put(s, blk(dest, e0, bytes), blk(dest, e0, bytes), (size_t)(e1 - e0) * bytes,
                          partner);
+            ush_coll_fence();
         }
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_DATA + r, partner);
+        ush_coll_put_signal(s, blk(dest, g, bytes), blk(dest, g, bytes), (size_t)(1 << r) * bytes,
+                            USH_W_DATA + r, partner);
         ush_coll_wait(s, USH_W_DATA + r);
     }
     if (v < rem) {
         int x = v + p2;
         ush_coll_wait(s, USH_W_XREADY);
-        ush_coll_put(s, dest, dest, (size_t)x * bytes, x);
-        ush_coll_put(s, blk(dest, x + 1, bytes), blk(dest, x + 1, bytes),
-                     (size_t)(n - x - 1) * bytes, x);
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_XDATA, x);
+        if (x + 1 < n) {
+            ush_coll_put(s, blk(dest, x + 1, bytes), blk(dest, x + 1, bytes),
+                         (size_t)(n - x - 1) * bytes, x);
+            ush_coll_fence();
+        }
+        ush_coll_put_signal(s, dest, dest, (size_t)x * bytes, USH_W_XDATA, x);
     }
 }
 
@@ -90,9 +89,7 @@ static void fcollect_ring(const ush_coll_sync_t *s, void *dest, size_t bytes)
     for (int k = 0; k < n - 1; k++) {
         int b = (v - k + n) % n;
         if (k > 0) ush_coll_wait(s, USH_W_CH_DATA);
-        ush_coll_put(s, blk(dest, b, bytes), blk(dest, b, bytes), bytes, right);
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_CH_DATA, right);
+        ush_coll_put_signal(s, blk(dest, b, bytes), blk(dest, b, bytes), bytes, USH_W_CH_DATA, right);
     }
     ush_coll_wait(s, USH_W_CH_DATA);
 }
@@ -105,10 +102,9 @@ static void fcollect_linear(const ush_coll_sync_t *s, void *dest, size_t bytes)
     for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_READY, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
     for (int k = 1; k < n; k++) {
-        ush_coll_put(s, blk(dest, v, bytes), blk(dest, v, bytes), bytes, (v + k) % n);
+        ush_coll_put_signal(s, blk(dest, v, bytes), blk(dest, v, bytes), bytes, USH_W_CNT_DATA,
+                            (v + k) % n);
     }
-    ush_coll_fence();
-    for (int k = 1; k < n; k++) ush_coll_count(s, USH_W_CNT_DATA, (v + k) % n);
     ush_coll_wait_count(s, USH_W_CNT_DATA, (uint64_t)n - 1);
 }
 

@@ -81,9 +81,7 @@ static void reduce_rd_pipe(const ush_coll_sync_t *s, char *dest, size_t count, s
         char    *d   = dest + c * chunk * es;
 
         ush_coll_wait(s, USH_W_READY + r);
-        ush_coll_put(s, half[t & 1], d, len * es, partner);
-        ush_coll_fence();
-        ush_coll_signal(s, USH_W_DATA + r, partner);
+        ush_coll_put_signal(s, half[t & 1], d, len * es, USH_W_DATA + r, partner);
         ush_coll_wait(s, USH_W_DATA + r);
         op(d, half[t & 1], len);
         if (t + 2 < steps)
@@ -121,9 +119,7 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
         if (v >= p2) {
             int base = v - p2;
             ush_coll_wait(s, USH_W_XREADY);
-            ush_coll_put(s, s->scratch, d, len * es, base);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_XDATA, base);
+            ush_coll_put_signal(s, s->scratch, d, len * es, USH_W_XDATA, base);
             ush_coll_wait(s, USH_W_XDATA);
             continue;
         }
@@ -136,16 +132,12 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
             int partner = v ^ (1 << r);
             ush_coll_signal(s, USH_W_READY + r, partner);
             ush_coll_wait(s, USH_W_READY + r);
-            ush_coll_put(s, s->scratch, d, len * es, partner);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_DATA + r, partner);
+            ush_coll_put_signal(s, s->scratch, d, len * es, USH_W_DATA + r, partner);
             ush_coll_wait(s, USH_W_DATA + r);
             op(d, s->scratch, len);
         }
         if (v < rem) {
-            ush_coll_put(s, d, d, len * es, v + p2);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_XDATA, v + p2);
+            ush_coll_put_signal(s, d, d, len * es, USH_W_XDATA, v + p2);
         }
     }
 }
@@ -174,9 +166,7 @@ static void reduce_ring(const ush_coll_sync_t *s, char *dest, size_t count, size
         for (int k = 0; k < n - 1; k++) {
             int send = (v - k + 2 * n) % n, recv = (v - k - 1 + 2 * n) % n;
             ush_coll_wait(s, USH_W_CH_READY);
-            ush_coll_put(s, s->scratch, d + SEG_OFF(send), SEG_LEN(send) * es, right);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_CH_DATA, right);
+            ush_coll_put_signal(s, s->scratch, d + SEG_OFF(send), SEG_LEN(send) * es, USH_W_CH_DATA, right);
             ush_coll_wait(s, USH_W_CH_DATA);
             op(d + SEG_OFF(recv), s->scratch, SEG_LEN(recv));
             ush_coll_signal(s, USH_W_CH_READY, left);
@@ -184,9 +174,7 @@ static void reduce_ring(const ush_coll_sync_t *s, char *dest, size_t count, size
         for (int k = 0; k < n - 1; k++) {
             int send = (v + 1 - k + 2 * n) % n;
             ush_coll_wait(s, USH_W_CH_READY);
-            ush_coll_put(s, d + SEG_OFF(send), d + SEG_OFF(send), SEG_LEN(send) * es, right);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_CH_DATA, right);
+            ush_coll_put_signal(s, d + SEG_OFF(send), d + SEG_OFF(send), SEG_LEN(send) * es, USH_W_CH_DATA, right);
             ush_coll_wait(s, USH_W_CH_DATA);
             if (k < n - 2) ush_coll_signal(s, USH_W_CH_READY, left);
         }
@@ -212,9 +200,7 @@ static void reduce_linear(const ush_coll_sync_t *s, char *dest, size_t count, si
 
         if (v != 0) {
             ush_coll_wait(s, USH_W_XREADY);
-            ush_coll_put(s, s->scratch, d, len * es, 0);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_CH_DATA, 0);
+            ush_coll_put_signal(s, s->scratch, d, len * es, USH_W_CH_DATA, 0);
             ush_coll_wait(s, USH_W_XDATA);
             continue;
         }
@@ -223,9 +209,7 @@ static void reduce_linear(const ush_coll_sync_t *s, char *dest, size_t count, si
             ush_coll_wait(s, USH_W_CH_DATA);
             op(d, s->scratch, len);
         }
-        for (int j = 1; j < n; j++) ush_coll_put(s, d, d, len * es, j);
-        ush_coll_fence();
-        for (int j = 1; j < n; j++) ush_coll_signal(s, USH_W_XDATA, j);
+        for (int j = 1; j < n; j++) ush_coll_put_signal(s, d, d, len * es, USH_W_XDATA, j);
     }
 }
 

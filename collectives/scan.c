@@ -28,9 +28,7 @@ void ush_coll_scan(const ush_coll_sync_t *s, void *dest, const void *src, size_t
         if (v == 0) {
             if (v + 1 < n) {
                 ush_coll_wait(s, USH_W_READY);
-                ush_coll_put(s, sc, in, len * esize, v + 1);
-                ush_coll_fence();
-                ush_coll_signal(s, USH_W_DATA, v + 1);
+                ush_coll_put_signal(s, sc, in, len * esize, USH_W_DATA, v + 1);
             }
             if (exclusive) memset(d, 0, len * esize);
             else if (d != in) memmove(d, in, len * esize);
@@ -49,9 +47,7 @@ void ush_coll_scan(const ush_coll_sync_t *s, void *dest, const void *src, size_t
         out = sc;
         if (v + 1 < n) {
             ush_coll_wait(s, USH_W_READY);
-            ush_coll_put(s, sc, out, len * esize, v + 1);
-            ush_coll_fence();
-            ush_coll_signal(s, USH_W_DATA, v + 1);
+            ush_coll_put_signal(s, sc, out, len * esize, USH_W_DATA, v + 1);
         }
     }
 }
