@@ -5,15 +5,16 @@
 # bench_self_test.
 
 
-# median of the numbers on stdin, one per line; "n/a" if there are none.
-# An even count averages the two middle values.
+# median [DECIMALS]: median of the numbers on stdin, one per line, to
+# DECIMALS places (default 1); "n/a" if there are none. An even count
+# averages the two middle values.
 median() {
-    sort -n | awk '{ v[NR] = $1 }
+    sort -n | awk -v d="${1:-1}" '{ v[NR] = $1 }
         END {
             if (NR == 0) { print "n/a"; exit }
             if (NR % 2) m = v[(NR + 1) / 2]
             else        m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-            printf "%.1f\n", m
+            printf "%.*f\n", d, m
         }'
 }
 

@@ -159,15 +159,10 @@ table() {
     done
 }
 
-# median2: median() of lib.sh to two places (OSU prints two).
+# median2: median() of lib.sh to two places (OSU prints two), of the
+# first field of each line.
 median2() {
-    awk '{ print $1 }' | sort -n | awk '{ v[NR] = $1 }
-        END {
-            if (NR == 0) { print "n/a"; exit }
-            if (NR % 2) m = v[(NR + 1) / 2]
-            else        m = (v[NR / 2] + v[NR / 2 + 1]) / 2
-            printf "%.2f\n", m
-        }'
+    awk '{ print $1 }' | median 2
 }
 
 self_test() {
