@@ -8,6 +8,7 @@
 # median [DECIMALS]: median of the numbers on stdin, one per line, to
 # DECIMALS places (default 1); "n/a" if there are none. An even count
 # averages the two middle values.
+# shellcheck disable=SC2120 # callers in other files pass DECIMALS
 median() {
     sort -n | awk -v d="${1:-1}" '{ v[NR] = $1 }
         END {
