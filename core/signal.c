@@ -55,7 +55,7 @@ void ush_put_add_own(void *dest, const void *src, size_t nbytes, uint64_t *sig_a
                   (void *)sig_addr, dest);
     }
     /* Another node, atomics the CPU's: one message carries both. */
-    if (ush_tp_direct_amo && ush_tp_mapped(pe, sseg) == NULL &&
+    if (ush_tp_am && ush_tp_direct_amo && ush_tp_mapped(pe, sseg) == NULL &&
         (nbytes == 0 || ush_tp_mapped(pe, seg) == NULL)) {
         ush_tp_put_add(ush_ctx_default.tp, pe, seg, off, src, nbytes, sseg, soff, add);
         return;

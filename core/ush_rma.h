@@ -75,8 +75,8 @@ void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
 
 /* A collective's own put-with-signal: nbytes from src to dest on pe (none
  * when nbytes is 0), then add added to the uint64_t at sig_addr there, so
- * that a PE that sees the add sees the data. Where pe is not mapped and
- * the job's atomics are the CPU's, both travel in one message
+ * that a PE that sees the add sees the data. Where pe is not mapped, the
+ * job spans nodes and its atomics are the CPU's, both travel in one message
  * (ush_tp_put_add). Returns when src may be reused. No quiet owes it a
  * flush: its receiver waits for the flag. */
 void ush_put_add_own(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t add,

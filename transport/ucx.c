@@ -112,8 +112,11 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     ucp_params_t params = {
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                              UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+        /* Active messages only where the collectives send them: to
+         * other nodes (am_signal.c). */
         .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                             UCP_FEATURE_AM | (progress_thread ? UCP_FEATURE_WAKEUP : 0),
+                             (ush_tp_job.num_nodes > 1 ? UCP_FEATURE_AM : 0) |
+                             (progress_thread ? UCP_FEATURE_WAKEUP : 0),
         .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
         .estimated_num_eps = (size_t)ush_tp_job.size,
     };
@@ -133,7 +136,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
     ush_tp_status_t ret = ush_tp_worker_create(&mode, &worker);
     if (ret != USH_TP_OK) return ret;
     ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
-    if ((ret = ush_tp_am_init(worker)) != USH_TP_OK) return ret;
+    if (ush_tp_job.num_nodes > 1 && (ret = ush_tp_am_init(worker)) != USH_TP_OK) return ret;
     ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
 
     /* A small record per peer, filled on first use: a PE reads a peer's

@@ -190,6 +190,9 @@ extern __thread int ush_tp_unowed __attribute__((tls_model("initial-exec")));
  * does. */
 void ush_tp_put_add(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src, size_t len,
                     int sig_seg, size_t sig_off, uint64_t add);
+/* Non-zero where ush_tp_put_add may be used: the job spans nodes, so the
+ * library asked UCX for active messages. */
+extern int ush_tp_am;
 
 /* blocking: wait for local completion (source reusable / data arrived). */
 void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,

@@ -26,12 +26,6 @@ entry=/proc/sys/fs/binfmt_misc/qemu-$qarch
          "\`make check\` does it where the kernel lets it)"
 
 export QEMU_LD_PREFIX="$overlay"
-# QEMU's user mode does not emulate the TCP keep-alive socket options
-# (setsockopt TCP_KEEPINTVL: "Invalid argument"), which UCX's TCP transport
-# sets on every connection it makes for active messages, so every TCP
-# endpoint failed to connect (the *_ucx tests, UCX_TLS=tcp,self). No
-# keep-alive here: these runs last seconds.
-export UCX_TCP_KEEPIDLE=${UCX_TCP_KEEPIDLE:-inf}
 # One emulated program first: a broken set-up fails here, in one line,
 # rather than as every test timing out.
 if ! out=$(timeout 60 "$build/launcher/oshrun" --version 2>&1); then
