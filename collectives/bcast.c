@@ -4,7 +4,9 @@
  * Members are renumbered relative to the root (v = 0 is the root). Data
  * goes straight into the receivers' dest: each receiver first tells its
  * sender it is ready (it is in this call, so its dest may be overwritten),
- * then waits for the data flag. The root sends from src and its own dest
+ * then waits for the data flag. To a receiver on another node, data up to
+ * SHMEM_COLL_EAGER_SIZE goes at once as an eager message instead, which
+ * the receiver copies into its dest when it gets there. The root sends from src and its own dest
  * is left alone. In sets of up to USH_COLL_MBOX_N members, linear sends
  * small payloads through mailboxes instead (bcast_mbox), and the root runs
  * ahead of its receivers. Where every member maps every other, pull turns
@@ -35,9 +37,13 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
     int         top;
 
     if (v != 0) {
-        int r = __builtin_ctz((unsigned)v);
-        ush_coll_signal(s, USH_W_READY + r, member_of(s, v - (1 << r), root));
-        ush_coll_wait(s, USH_W_DATA + r);
+        int r = __builtin_ctz((unsigned)v), parent = member_of(s, v - (1 << r), root);
+        if (ush_coll_eager(s, USH_W_DATA + r, bytes, parent)) {
+            ush_coll_eager_recv(s, USH_W_DATA + r, dest, bytes, parent);
+        } else {
+            ush_coll_signal(s, USH_W_READY + r, parent);
+            ush_coll_wait(s, USH_W_DATA + r);
+        }
         top = r;
     } else {
         top = ush_coll_log2ceil(n);
@@ -46,6 +52,10 @@ static void bcast_tree(const ush_coll_sync_t *s, void *dest, const void *src, si
         int c = v + (1 << q);
         if (c >= n) continue;
         int child = member_of(s, c, root);
+        if (ush_coll_eager(s, USH_W_DATA + q, bytes, child)) {
+            ush_coll_eager_send(s, USH_W_DATA + q, from, bytes, child);
+            continue;
+        }
         ush_coll_wait(s, USH_W_READY + q);
         ush_coll_put_signal(s, dest, from, bytes, USH_W_DATA + q, child);
     }
@@ -164,12 +174,30 @@ static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, 
         return;
     }
     if (me != root) {
+        if (ush_coll_eager(s, USH_W_DATA, bytes, root)) {
+            ush_coll_eager_recv(s, USH_W_DATA, dest, bytes, root);
+            return;
+        }
         ush_coll_count(s, USH_W_CNT_READY, root);
         ush_coll_wait(s, USH_W_DATA);
         return;
     }
-    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)n - 1);
-    for (int k = 1; k < n; k++) ush_coll_put_signal(s, dest, src, bytes, USH_W_DATA, (me + k) % n);
+    /* Eager receivers first: they need no count-in. */
+    int ready = 0;
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n;
+        if (ush_coll_eager(s, USH_W_DATA, bytes, to)) {
+            ush_coll_eager_send(s, USH_W_DATA, src, bytes, to);
+        } else {
+            ready++;
+        }
+    }
+    if (ready == 0) return;
+    ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)ready);
+    for (int k = 1; k < n; k++) {
+        int to = (me + k) % n;
+        if (!ush_coll_eager(s, USH_W_DATA, bytes, to)) ush_coll_put_signal(s, dest, src, bytes, USH_W_DATA, to);
+    }
 }
 
 /* Pull, for members that map each other: once every receiver has counted

@@ -148,6 +148,48 @@ static inline void ush_coll_put_signal(const ush_coll_sync_t *s, void *dest, con
     ush_put_add_own(dest, src, bytes, &s->w[word], 1, ush_coll_world(s, member));
 }
 
+/* Eager messages (core/eager.c): a transfer to a member on another node
+ * that needs no "ready" first, because it lands in the receiver's library
+ * (kept there under our word of the receiver's, as a tag) until the
+ * receiver takes it. 1 if bytes to or from member go that way; the same on
+ * both sides, so a pair agrees without a word. Callers decide once per
+ * call and pair, on a size both sides know. */
+static inline int ush_coll_eager(const ush_coll_sync_t *s, int word, size_t bytes, int member)
+{
+    return ush_eager_ok(&s->w[word], bytes, ush_coll_world(s, member));
+}
+
+static inline void ush_coll_eager_send(const ush_coll_sync_t *s, int word, const void *src,
+                                       size_t bytes, int member)
+{
+    ush_eager_send(&s->w[word], src, bytes, ush_coll_world(s, member));
+}
+
+/* Waits for member's next message under word; returns its handle and
+ * data, which must be bytes long (members pass the same sizes). */
+static inline void *ush_coll_eager_take(const ush_coll_sync_t *s, int word, size_t bytes,
+                                        int member, const void **data)
+{
+    size_t len;
+    void  *m = ush_eager_recv(&s->w[word], ush_coll_world(s, member), data, &len);
+    if (len != bytes) {
+        ush_fatal("shmem collectives",
+                  "PE %d sent %zu bytes where this PE expects %zu: every member of a "
+                  "collective must pass the same sizes",
+                  ush_coll_world(s, member), len, bytes);
+    }
+    return m;
+}
+
+static inline void ush_coll_eager_recv(const ush_coll_sync_t *s, int word, void *dest,
+                                       size_t bytes, int member)
+{
+    const void *data;
+    void       *m = ush_coll_eager_take(s, word, bytes, member, &data);
+    if (bytes) memcpy(dest, data, bytes);
+    ush_eager_done(m);
+}
+
 /* A slot: a tag word, then payload words, in a member's sync words. A
  * sender fills the payload and then sets the tag (any nonzero value, which
  * may itself carry a number); the owner waits for the tag, takes the

@@ -67,6 +67,12 @@ static void collect_linear(const ush_coll_sync_t *s, char *dest, uint64_t off, s
  * every length, so all know the offsets and which blocks did not fit;
  * those go straight into the others' dest, which may be written now:
  * holding a member's slot of this call, we know it is in the call.
+ * To a member on another node a block too large for the slot goes instead
+ * of the tag as an eager message (up to SHMEM_COLL_EAGER_SIZE), whose
+ * length is the block's: the receiver, not knowing the length yet, takes
+ * whichever of the two comes. The message is named by the sender's slot
+ * of this call's half, so one of the next call (the other half) is never
+ * taken for it, whatever the order the two kinds of message travel in.
  * ush_coll_slot_half says why no slot needs checking before a send. */
 static void collect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *dest,
                           const void *src, size_t bytes)
@@ -75,15 +81,39 @@ static void collect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *des
     int      half = ush_coll_slot_half(s, q);
     size_t   cap  = (size_t)(S - 1) * sizeof(uint64_t);
     uint64_t len[USH_COLL_COLLECT_SLOTS_N], off = 0, mine = 0, big = 0;
+    void       *msg[USH_COLL_COLLECT_SLOTS_N];
+    const void *data[USH_COLL_COLLECT_SLOTS_N];
 
     for (int k = 1; k < n; k++) {
-        ush_coll_slot_send_tag(s, half + v * S, src, bytes <= cap ? bytes : 0,
-                               (uint64_t)bytes + 1, (v + k) % n);
+        int to = (v + k) % n;
+        if (bytes > cap && ush_coll_eager(s, half + v * S, bytes, to)) {
+            ush_coll_eager_send(s, half + v * S, src, bytes, to);
+        } else {
+            ush_coll_slot_send_tag(s, half + v * S, src, bytes <= cap ? bytes : 0,
+                                   (uint64_t)bytes + 1, to);
+        }
     }
-    for (int i = 0; i < n; i++) len[i] = i == v ? bytes : ush_coll_slot_wait(s, half + i * S) - 1;
+    for (int i = 0; i < n; i++) {
+        msg[i] = NULL;
+        if (i == v) {
+            len[i] = bytes;
+        } else if (ush_coll_eager(s, half + i * S, 0, i)) {
+            size_t   l;
+            uint64_t tag = 0;
+            USH_WAIT_UNTIL((tag = __atomic_load_n(&s->w[half + i * S], __ATOMIC_ACQUIRE)) != 0 ||
+                           (msg[i] = ush_eager_poll(&s->w[half + i * S], ush_coll_world(s, i),
+                                                    &data[i], &l)) != NULL);
+            len[i] = msg[i] ? l : tag - 1;
+        } else {
+            len[i] = ush_coll_slot_wait(s, half + i * S) - 1;
+        }
+    }
     for (int i = 0; i < n; i++) {
         if (i == v) {
             mine = off;
+        } else if (msg[i]) {
+            if (len[i]) memcpy(dest + off, data[i], len[i]);
+            ush_eager_done(msg[i]);
         } else {
             ush_coll_slot_take(s, half + i * S, dest + off, len[i] <= cap ? len[i] : 0);
             big += len[i] > cap;
@@ -91,7 +121,13 @@ static void collect_slots(const ush_coll_sync_t *s, ush_coll_seq_t *q, char *des
         off += len[i];
     }
     if (bytes && dest + mine != (const char *)src) memmove(dest + mine, src, bytes);
-    if (bytes > cap) collect_send(s, dest, mine, bytes);
+    if (bytes > cap) {
+        for (int k = 1; k < n; k++) {
+            int to = (v + k) % n;
+            if (!ush_coll_eager(s, half + v * S, bytes, to))
+                ush_coll_put_signal(s, dest + mine, dest + mine, bytes, USH_W_CNT_DATA, to);
+        }
+    }
     if (big) ush_coll_wait_count(s, USH_W_CNT_DATA, big);
 }
 

@@ -89,6 +89,16 @@ static void reduce_rd_pipe(const ush_coll_sync_t *s, char *dest, size_t count, s
     }
 }
 
+/* Waits for member's next message under word and folds it into d. */
+static void fold_eager(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int word,
+                       int member, ush_coll_op_fn_t op)
+{
+    const void *x;
+    void       *m = ush_coll_eager_take(s, word, count * es, member, &x);
+    op(d, x, count);
+    ush_eager_done(m);
+}
+
 /* Recursive doubling on p2 = largest power of two <= n. Members p2..n-1
  * fold their chunk into member v - p2 first and receive the result last.
  * Per chunk: the fold, then R rounds, then the result to the extra. */
@@ -118,25 +128,40 @@ static void reduce_rd(const ush_coll_sync_t *s, char *dest, size_t count, size_t
 
         if (v >= p2) {
             int base = v - p2;
+            if (ush_coll_eager(s, USH_W_XDATA, len * es, base)) {
+                ush_coll_eager_send(s, USH_W_XDATA, d, len * es, base);
+                ush_coll_eager_recv(s, USH_W_XDATA, d, len * es, base);
+                continue;
+            }
             ush_coll_wait(s, USH_W_XREADY);
             ush_coll_put_signal(s, s->scratch, d, len * es, USH_W_XDATA, base);
             ush_coll_wait(s, USH_W_XDATA);
             continue;
         }
-        if (v < rem) {
+        int xeager = v < rem && ush_coll_eager(s, USH_W_XDATA, len * es, v + p2);
+        if (xeager) {
+            fold_eager(s, d, len, es, USH_W_XDATA, v + p2, op);
+        } else if (v < rem) {
             ush_coll_signal(s, USH_W_XREADY, v + p2);
             ush_coll_wait(s, USH_W_XDATA);
             op(d, s->scratch, len);
         }
         for (int r = 0; r < R; r++) {
             int partner = v ^ (1 << r);
+            if (ush_coll_eager(s, USH_W_DATA + r, len * es, partner)) {
+                ush_coll_eager_send(s, USH_W_DATA + r, d, len * es, partner);
+                fold_eager(s, d, len, es, USH_W_DATA + r, partner, op);
+                continue;
+            }
             ush_coll_signal(s, USH_W_READY + r, partner);
             ush_coll_wait(s, USH_W_READY + r);
             ush_coll_put_signal(s, s->scratch, d, len * es, USH_W_DATA + r, partner);
             ush_coll_wait(s, USH_W_DATA + r);
             op(d, s->scratch, len);
         }
-        if (v < rem) {
+        if (xeager) {
+            ush_coll_eager_send(s, USH_W_XDATA, d, len * es, v + p2);
+        } else if (v < rem) {
             ush_coll_put_signal(s, d, d, len * es, USH_W_XDATA, v + p2);
         }
     }

@@ -64,6 +64,11 @@
       "alltoall/alltoalls algorithm: auto, pairwise or linear.")                      \
     X(reduce_algorithm, REDUCE_ALGORITHM, STRING, "auto",                             \
       "Reduction algorithm: auto, rd (recursive doubling), ring, linear or direct.")  \
+    X(coll_eager_size, COLL_EAGER_SIZE, SIZE, "64k",                                  \
+      "Largest message a collective sends to a PE on another node before that PE "   \
+      "asks for it (the receiver's library keeps it until then): one message per "   \
+      "hop instead of a ready and the data. 0: every such transfer waits for its "    \
+      "receiver. Must be the same on every PE.")                                     \
     X(profile, PROFILE, BOOL, "0",                                                    \
       "Count calls, bytes and time per routine and bytes per peer on every PE; at "   \
       "the end PE 0 writes the job's profile (SHMEM_PROFILE_FILE).")                   \

@@ -73,6 +73,24 @@ void ush_put_signal(shmem_ctx_t ctx, void *dest, const void *src, size_t nbytes,
                     uint64_t *sig_addr, uint64_t signal, ush_amo_op_t sig_op, int pe,
                     int blocking);
 
+/* A collective's eager messages to PEs on other nodes (core/eager.c over
+ * transport/am_eager.c): data the receiver's library keeps until the
+ * receiver asks for it, so the sender needs no "ready" first. tag is a
+ * symmetric address (the word a flag would use) that names the stream;
+ * messages from one PE under one tag are received in the order sent.
+ * ush_eager_ok says whether the job sends them to pe at all and whether
+ * len bytes may go that way; the same on both sides of a pair. */
+int  ush_eager_ok(const void *tag, size_t len, int pe);
+/* Waits for room (the receiver keeps a bounded number per sender), then
+ * sends; returns when src may be reused. */
+void ush_eager_send(const void *tag, const void *src, size_t len, int pe);
+/* Waits for the oldest message from pe under tag; *data and *len say
+ * where it is. Pass the handle to ush_eager_done once the data is used. */
+void *ush_eager_recv(const void *tag, int pe, const void **data, size_t *len);
+/* The same without waiting: NULL when no message is in. */
+void *ush_eager_poll(const void *tag, int pe, const void **data, size_t *len);
+void  ush_eager_done(void *msg);
+
 /* A collective's own put-with-signal: nbytes from src to dest on pe (none
  * when nbytes is 0), then add added to the uint64_t at sig_addr there, so
  * that a PE that sees the add sees the data. Where pe is not mapped, the

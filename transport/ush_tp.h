@@ -194,6 +194,23 @@ void ush_tp_put_add(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *sr
  * library asked UCX for active messages. */
 extern int ush_tp_am;
 
+/* Eager messages (am_eager.c), where ush_tp_am: a collective's data for
+ * a PE on another node, sent before that PE asks for it and kept by its
+ * library until it does. key is the collective's (the same on both
+ * sides); messages from one sender under one key are found in the order
+ * sent. A sender may have USH_TP_EAGER_DEPTH messages to a PE not known
+ * taken: ush_tp_eager_room says whether it may send one more now (a
+ * sender waits, progressing, until it may). Send returns when src may
+ * be reused. find returns the oldest message from pe under key, with its
+ * data, or NULL; the caller owns it until ush_tp_eager_done. */
+#define USH_TP_EAGER_DEPTH 8
+typedef struct ush_tp_eager_msg ush_tp_eager_msg_t;
+int                 ush_tp_eager_room(int pe);
+void                ush_tp_eager_send(ush_tp_ctx_t *c, int pe, uint64_t key, const void *src,
+                                      size_t len);
+ush_tp_eager_msg_t *ush_tp_eager_find(int pe, uint64_t key, const void **data, size_t *len);
+void                ush_tp_eager_done(ush_tp_eager_msg_t *m);
+
 /* blocking: wait for local completion (source reusable / data arrived). */
 void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
                 size_t len, int blocking);

@@ -108,6 +108,12 @@ static inline void ush_tp_count_issued(ush_tp_ctx_t *c, int pe)
 /* Registers the collectives' put-with-add message on the default worker
  * (am_signal.c). */
 ush_tp_status_t ush_tp_am_init(ucp_worker_h worker);
+/* The collectives' eager messages (am_eager.c): their handlers on the
+ * default worker; the messages left at finalize, released while the
+ * worker is still there; then the counts. */
+ush_tp_status_t ush_tp_eager_init(ucp_worker_h worker);
+void            ush_tp_eager_fini(ucp_worker_h worker);
+void            ush_tp_eager_free(void);
 /* Reads ep's lanes once it is made (order.c); sets ush_tp_unordered. */
 void ush_tp_ep_check_order(ucp_ep_h ep, int pe);
 /* PMIx_Init succeeded (bootstrap.c); abort.c asks the launcher only then. */

@@ -27,14 +27,17 @@
 #define CALLS_BUSY 600
 static int  calls = CALLS;
 static long busy;
-#define MAXN   257 /* longs per block */
+#define MAXN   4100 /* longs per block */
 #define MAXPES 8  /* alltoall blocks: larger sets take none */
 
 enum { REDUCE, BCAST, ALLTOALL, FCOLLECT };
 
-/* The first NLENS_MBOX fit a broadcast mailbox (2048 bytes). */
-static const int lens[] = {1, 2, 7, 8, 32, 33, 100, 256, 40, 257};
+/* The first NLENS_MBOX fit a broadcast mailbox (2048 bytes); the last
+ * two go between nodes as eager messages (up to SHMEM_COLL_EAGER_SIZE),
+ * which a root may also send many calls ahead. */
+static const int lens[] = {1, 2, 7, 8, 32, 33, 100, 256, 40, 257, 1025, 4100};
 #define NLENS_MBOX 8
+#define LEN_EAGER  1025
 
 static long src[MAXN * MAXPES], dst[MAXN * MAXPES];
 /* [broadcast?][call parity]: broadcasts alternate their own pair, the
@@ -52,8 +55,9 @@ typedef struct {
 } call_t;
 
 /* Call c: in odd stretches of 500 calls, broadcasts only, up to 2048
- * bytes, from one root per 50 calls (nothing then holds a root back but
- * its receivers); otherwise all three kinds mixed, from any root. */
+ * bytes (every fifth 8200), from one root per 50 calls (nothing then
+ * holds a root back but its receivers, or on one node the handshake of
+ * the larger ones); otherwise all three kinds mixed, from any root. */
 static call_t draw(uint64_t *rng, int c, int size)
 {
     *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -64,7 +68,7 @@ static call_t draw(uint64_t *rng, int c, int size)
     if ((c / 500) % 2 == 1) {
         k.kind = BCAST;
         k.root = (c / 50) % size;
-        k.n    = lens[(r >> 9) % NLENS_MBOX]; /* never a handshake */
+        k.n    = (r >> 20) % 5 == 0 ? LEN_EAGER : lens[(r >> 9) % NLENS_MBOX];
     }
     return k;
 }
@@ -106,9 +110,11 @@ static void check(int c, call_t k, int me, int size, int root_keeps)
     }
 }
 
-static void prepare(int c, int me)
+/* Fills what call c reads and writes: k.n longs per member at most. */
+static void prepare(int c, int me, call_t k, int size)
 {
-    for (int i = 0; i < MAXN * MAXPES; i++) {
+    int total = k.n * size < MAXN * MAXPES ? k.n * size : MAXN * MAXPES;
+    for (int i = 0; i < total; i++) {
         src[i] = sv(c, me, i);
         dst[i] = -1;
     }
@@ -124,7 +130,7 @@ static void aset_burst(aset_t a)
     for (int c = 0; c < calls; c++) {
         call_t k  = draw(&rng, c, a.size);
         long  *ps = psync[k.kind == BCAST][c & 1];
-        prepare(c, me);
+        prepare(c, me, k, a.size);
         maybe_late(c, me, a.size);
         if (k.kind == BCAST)
             shmem_broadcast64(dst, src, (size_t)k.n, k.root, a.start, a.logstride, a.size, ps);
@@ -147,7 +153,7 @@ static void team_burst(shmem_team_t team)
 
     for (int c = 0; c < calls; c++) {
         call_t k = draw(&rng, c, size);
-        prepare(c, me);
+        prepare(c, me, k, size);
         maybe_late(c, me, size);
         if (k.kind == BCAST)
             CHECK_EQ(shmem_long_broadcast(team, dst, src, (size_t)k.n, k.root), 0);
