@@ -83,8 +83,11 @@ static void bcast_chain(const ush_coll_sync_t *s, void *dest, const void *src, s
     }
 }
 
-/* Mailboxes. Each member's words hold, per payload class (8, 56, 256, 2048
- * bytes),
+/* Mailboxes. To a receiver on another node the data goes as an eager
+ * message instead: its flow control is the receiver's own reports, one
+ * way, where a mailbox's root reads the receiver's slots, a round trip
+ * every few calls (every 4 for the 2048-byte class of a channel). Each
+ * member's words hold, per payload class (8, 56, 256, 2048 bytes),
  * one queue of slots per possible root. Root x's k-th broadcast (of the
  * class, on these words and set) goes to slot k mod D of x's queue on
  * every receiver: one writer per queue, whose order the receiver follows,
@@ -134,6 +137,10 @@ static void bcast_mbox(const ush_coll_sync_t *s, ush_coll_seq_t *q, int cls,
     uint64_t k = q->sent[cls][root]++, D = (uint64_t)m->depth;
 
     if (me != root) {
+        if (ush_coll_eager(s, USH_W_DATA, bytes, root)) {
+            ush_coll_eager_recv(s, USH_W_DATA, dest, bytes, root);
+            return;
+        }
         ush_coll_slot_recv(s, mbox_word(m, root, k), dest, bytes);
         /* A root ahead of us has filled the next slot already: start
          * fetching it (for writing: we clear it after reading). */
@@ -143,6 +150,10 @@ static void bcast_mbox(const ush_coll_sync_t *s, ush_coll_seq_t *q, int cls,
     for (int i = 1; i < n; i++) {
         int       to    = (me + i) % n;
         uint64_t *taken = &q->taken[cls][to];
+        if (ush_coll_eager(s, USH_W_DATA, bytes, to)) {
+            ush_coll_eager_send(s, USH_W_DATA, src, bytes, to);
+            continue;
+        }
         if (k >= D && *taken < k - D + 1) {
             /* Everything up to the newest may be taken already. Else wait
              * until half the queue is: waiting for just this slot would
