@@ -73,11 +73,7 @@ static ucs_status_t ush_tp_eager_cb(void *arg, const void *header, size_t header
     ush_tp_eager_hdr_t h;
     (void)arg;
 
-    if (header_length != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-        ush_tp_fatal("malformed collective message (%zu header bytes, flags 0x%llx)",
-                     header_length, (unsigned long long)param->recv_attr);
-    }
-    memcpy(&h, header, sizeof h);
+    ush_tp_am_header(&h, sizeof h, header, header_length, param);
     ush_tp_eager_msg_t *m = malloc(sizeof *m);
     if (m == NULL) ush_tp_fatal("out of memory for a collective's message of %zu bytes", length);
     *m = (ush_tp_eager_msg_t){ .pe = (int)h.pe, .key = h.val, .len = length };
@@ -107,12 +103,9 @@ static ucs_status_t ush_tp_credit_cb(void *arg, const void *header, size_t heade
                                      void *data, size_t length, const ucp_am_recv_param_t *param)
 {
     ush_tp_eager_hdr_t h;
-    (void)arg, (void)data, (void)length, (void)param;
+    (void)arg, (void)data, (void)length;
 
-    if (header_length != sizeof h) {
-        ush_tp_fatal("malformed collective credit (%zu header bytes)", header_length);
-    }
-    memcpy(&h, header, sizeof h);
+    ush_tp_am_header(&h, sizeof h, header, header_length, param);
     /* Two threads taking messages may send their reports out of order:
      * keep the largest. */
     uint64_t cur = __atomic_load_n(&ush_eager_credit[h.pe], __ATOMIC_RELAXED);
@@ -120,23 +113,6 @@ static ucs_status_t ush_tp_credit_cb(void *arg, const void *header, size_t heade
                                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
     }
     return UCS_OK;
-}
-
-static ush_tp_status_t ush_tp_am_handler(ucp_worker_h worker, unsigned id, ucp_am_recv_callback_t cb)
-{
-    ucp_am_handler_param_t prm = {
-        .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
-                      UCP_AM_HANDLER_PARAM_FIELD_ARG,
-        .id         = id,
-        .cb         = cb,
-        .arg        = NULL,
-    };
-    ucs_status_t st = ucp_worker_set_am_recv_handler(worker, &prm);
-    if (st != UCS_OK) {
-        ush_tp_set_error("ucp_worker_set_am_recv_handler: %s", ucs_status_string(st));
-        return USH_TP_ERR_UCX;
-    }
-    return USH_TP_OK;
 }
 
 ush_tp_status_t ush_tp_eager_init(ucp_worker_h worker)
@@ -150,8 +126,8 @@ ush_tp_status_t ush_tp_eager_init(ucp_worker_h worker)
     ush_eager_taken  = ush_eager_sent + 2 * n;
     ush_eager_told   = ush_eager_sent + 3 * n;
 
-    ush_tp_status_t ret = ush_tp_am_handler(worker, USH_TP_AM_EAGER, ush_tp_eager_cb);
-    if (ret == USH_TP_OK) ret = ush_tp_am_handler(worker, USH_TP_AM_CREDIT, ush_tp_credit_cb);
+    ush_tp_status_t ret = ush_tp_am_set_handler(worker, USH_TP_AM_EAGER, ush_tp_eager_cb);
+    if (ret == USH_TP_OK) ret = ush_tp_am_set_handler(worker, USH_TP_AM_CREDIT, ush_tp_credit_cb);
     return ret;
 }
 
@@ -179,20 +155,6 @@ void ush_tp_eager_free(void)
     ush_eager_sent = ush_eager_credit = ush_eager_taken = ush_eager_told = NULL;
 }
 
-static void ush_tp_am_send(ush_tp_ctx_t *c, int pe, unsigned id, const ush_tp_eager_hdr_t *h,
-                           const void *src, size_t len)
-{
-    /* Eager: the handler finds the data in the message, never a
-     * rendezvous to complete first. Waited for: the header is ours. */
-    ucp_request_param_t prm = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-        .flags        = UCP_AM_SEND_FLAG_EAGER,
-    };
-    ucs_status_ptr_t req = ucp_am_send_nbx(ush_tp_ep(c, pe), id, h, sizeof *h, src, len, &prm);
-    ucs_status_t     st  = ush_tp_wait(c, req);
-    if (st != UCS_OK) ush_tp_fatal("ucp_am_send_nbx to PE %d: %s", pe, ucs_status_string(st));
-}
-
 int ush_tp_eager_room(int pe)
 {
     return __atomic_load_n(&ush_eager_sent[pe], __ATOMIC_RELAXED) -
@@ -204,7 +166,7 @@ void ush_tp_eager_send(ush_tp_ctx_t *c, int pe, uint64_t key, const void *src, s
 {
     ush_tp_eager_hdr_t h = { .pe = (uint32_t)ush_tp_job.rank, .val = key };
     __atomic_fetch_add(&ush_eager_sent[pe], 1, __ATOMIC_RELAXED);
-    ush_tp_am_send(c, pe, USH_TP_AM_EAGER, &h, src, len);
+    ush_tp_am_send(c, pe, USH_TP_AM_EAGER, &h, sizeof h, src, len);
 }
 
 ush_tp_eager_msg_t *ush_tp_eager_find(int pe, uint64_t key, const void **data, size_t *len)
@@ -253,6 +215,6 @@ void ush_tp_eager_done(ush_tp_eager_msg_t *m)
         __atomic_compare_exchange_n(&ush_eager_told[pe], &told, taken, 0, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED)) {
         ush_tp_eager_hdr_t h = { .pe = (uint32_t)ush_tp_job.rank, .val = taken };
-        ush_tp_am_send(ush_tp_ctx_default, pe, USH_TP_AM_CREDIT, &h, NULL, 0);
+        ush_tp_am_send(ush_tp_ctx_default, pe, USH_TP_AM_CREDIT, &h, sizeof h, NULL, 0);
     }
 }

@@ -29,7 +29,7 @@
 
 int ush_tp_am;
 
-/* Our active message's id on the default worker. */
+/* Our active message's id on the default worker (am_eager.c has 8, 9). */
 #define USH_TP_AM_PUT_ADD 7
 
 typedef struct {
@@ -39,6 +39,16 @@ typedef struct {
     uint8_t  seg, sig_seg;
 } ush_tp_am_put_add_t;
 
+void ush_tp_am_header(void *h, size_t size, const void *header, size_t header_length,
+                      const ucp_am_recv_param_t *param)
+{
+    if (header_length != size || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        ush_tp_fatal("malformed collective message (%zu header bytes, flags 0x%llx)",
+                     header_length, (unsigned long long)param->recv_attr);
+    }
+    memcpy(h, header, size);
+}
+
 static ucs_status_t ush_tp_am_put_add_cb(void *arg, const void *header, size_t header_length,
                                          void *data, size_t length,
                                          const ucp_am_recv_param_t *param)
@@ -46,11 +56,7 @@ static ucs_status_t ush_tp_am_put_add_cb(void *arg, const void *header, size_t h
     ush_tp_am_put_add_t h;
     (void)arg;
 
-    if (header_length != sizeof h || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
-        ush_tp_fatal("malformed collective message (%zu header bytes, flags 0x%llx)",
-                     header_length, (unsigned long long)param->recv_attr);
-    }
-    memcpy(&h, header, sizeof h);
+    ush_tp_am_header(&h, sizeof h, header, header_length, param);
     if (length) memcpy((char *)ush_tp.seg_base[h.seg] + h.off, data, length);
     /* the data before the flag, for the acquire load that sees the flag */
     __atomic_add_fetch((uint64_t *)((char *)ush_tp.seg_base[h.sig_seg] + h.sig_off), h.add,
@@ -58,13 +64,13 @@ static ucs_status_t ush_tp_am_put_add_cb(void *arg, const void *header, size_t h
     return UCS_OK;
 }
 
-ush_tp_status_t ush_tp_am_init(ucp_worker_h worker)
+ush_tp_status_t ush_tp_am_set_handler(ucp_worker_h worker, unsigned id, ucp_am_recv_callback_t cb)
 {
     ucp_am_handler_param_t prm = {
         .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                       UCP_AM_HANDLER_PARAM_FIELD_ARG,
-        .id         = USH_TP_AM_PUT_ADD,
-        .cb         = ush_tp_am_put_add_cb,
+        .id         = id,
+        .cb         = cb,
         .arg        = NULL,
     };
     ucs_status_t st = ucp_worker_set_am_recv_handler(worker, &prm);
@@ -72,8 +78,29 @@ ush_tp_status_t ush_tp_am_init(ucp_worker_h worker)
         ush_tp_set_error("ucp_worker_set_am_recv_handler: %s", ucs_status_string(st));
         return USH_TP_ERR_UCX;
     }
-    ush_tp_am = 1;
     return USH_TP_OK;
+}
+
+void ush_tp_am_send(ush_tp_ctx_t *c, int pe, unsigned id, const void *hdr, size_t hdr_len,
+                    const void *src, size_t len)
+{
+    /* Eager: the handler finds the data in the message, never a
+     * rendezvous to complete first. Waited for: the header is the
+     * caller's. */
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .flags        = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t req = ucp_am_send_nbx(ush_tp_ep(c, pe), id, hdr, hdr_len, src, len, &prm);
+    ucs_status_t     st  = ush_tp_wait(c, req);
+    if (st != UCS_OK) ush_tp_fatal("ucp_am_send_nbx to PE %d: %s", pe, ucs_status_string(st));
+}
+
+ush_tp_status_t ush_tp_am_init(ucp_worker_h worker)
+{
+    ush_tp_status_t ret = ush_tp_am_set_handler(worker, USH_TP_AM_PUT_ADD, ush_tp_am_put_add_cb);
+    if (ret == USH_TP_OK) ush_tp_am = 1;
+    return ret;
 }
 
 void ush_tp_put_add(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src, size_t len,
@@ -82,14 +109,5 @@ void ush_tp_put_add(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *sr
     ush_tp_am_put_add_t h = {
         .off = off, .sig_off = sig_off, .add = add, .seg = (uint8_t)seg, .sig_seg = (uint8_t)sig_seg,
     };
-    /* Eager: the handler finds the data in the message, never a
-     * rendezvous to complete first. Waited for: the header is ours. */
-    ucp_request_param_t prm = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-        .flags        = UCP_AM_SEND_FLAG_EAGER,
-    };
-    ucs_status_ptr_t req =
-        ucp_am_send_nbx(ush_tp_ep(c, pe), USH_TP_AM_PUT_ADD, &h, sizeof h, src, len, &prm);
-    ucs_status_t st = ush_tp_wait(c, req);
-    if (st != UCS_OK) ush_tp_fatal("ucp_am_send_nbx to PE %d: %s", pe, ucs_status_string(st));
+    ush_tp_am_send(c, pe, USH_TP_AM_PUT_ADD, &h, sizeof h, src, len);
 }

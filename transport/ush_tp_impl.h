@@ -108,6 +108,15 @@ static inline void ush_tp_count_issued(ush_tp_ctx_t *c, int pe)
 /* Registers the collectives' put-with-add message on the default worker
  * (am_signal.c). */
 ush_tp_status_t ush_tp_am_init(ucp_worker_h worker);
+/* Our active messages (am_signal.c): cb handles id on worker; a send is
+ * eager (never a rendezvous) and returns once hdr and src may be reused. */
+ush_tp_status_t ush_tp_am_set_handler(ucp_worker_h worker, unsigned id, ucp_am_recv_callback_t cb);
+/* A handler's header of size bytes into h; a message of another size, or
+ * one UCX sent by rendezvous (which ours never are), ends the job. */
+void            ush_tp_am_header(void *h, size_t size, const void *header, size_t header_length,
+                                 const ucp_am_recv_param_t *param);
+void            ush_tp_am_send(ush_tp_ctx_t *c, int pe, unsigned id, const void *hdr,
+                               size_t hdr_len, const void *src, size_t len);
 /* The collectives' eager messages (am_eager.c): their handlers on the
  * default worker; the messages left at finalize, released while the
  * worker is still there; then the counts. */
