@@ -90,11 +90,21 @@ static void reduce_rd_pipe(const ush_coll_sync_t *s, char *dest, size_t count, s
 }
 
 /* Waits for member's next message under word and folds it into d. */
+/* Waits for member's eager message under word and folds it into d,
+ * straight out of the library's buffer. That buffer is UCX's, at whatever
+ * offset its headers leave: the operators may assume their type's
+ * alignment (a vectorised loop, a 16-byte long double), so a message not
+ * on 16 bytes is copied into the scratch first, which a chunk fits and no
+ * peer writes while this member's partners send eagerly. */
 static void fold_eager(const ush_coll_sync_t *s, char *d, size_t count, size_t es, int word,
                        int member, ush_coll_op_fn_t op)
 {
     const void *x;
     void       *m = ush_coll_eager_take(s, word, count * es, member, &x);
+    if ((uintptr_t)x % 16 != 0) {
+        memcpy(s->scratch, x, count * es);
+        x = s->scratch;
+    }
     op(d, x, count);
     ush_eager_done(m);
 }

@@ -268,7 +268,7 @@ Test(env, load_without_variables_gives_defaults)
 
 Test(env, load_reads_every_shmem_variable)
 {
-    ush_env_t env;
+    ush_env_t env = { 0 }; /* read_* only load into it; cross compilers warn otherwise */
 #define USH_T_READ(field, NAME, type, def, help) \
     read_##type("SHMEM_" #NAME, &env, &env.field); \
     unsetenv("SHMEM_" #NAME);
