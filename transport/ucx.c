@@ -108,18 +108,6 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
         if (st != UCS_OK) ucp_config_release(config);
         USH_TP_UCX_CHECK("ucp_config_modify", st);
     }
-    /* Between nodes over TCP, a collective's eager message of 8 KiB and
-     * more no longer fits UCX's 8 KiB send segment and goes in pieces,
-     * each waiting on the socket: 8 KiB fcollects on 2 nodes took 38 us
-     * against 21 with 64 KiB segments. A send takes a segment from a pool
-     * and gives it back once written, so the pool grows with the sends in
-     * flight, not with the peers. */
-    if (ush_tp_job.num_nodes > 1 && getenv("UCX_TCP_TX_SEG_SIZE") == NULL) {
-        st = ucp_config_modify(config, "TCP_TX_SEG_SIZE", "64k");
-        if (st != UCS_OK) ucp_config_release(config);
-        USH_TP_UCX_CHECK("ucp_config_modify", st);
-    }
-
     ucp_params_t params = {
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                              UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
