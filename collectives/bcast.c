@@ -6,8 +6,8 @@
  * sender it is ready (it is in this call, so its dest may be overwritten),
  * then waits for the data flag. To a receiver on another node, data up to
  * SHMEM_COLL_EAGER_SIZE goes at once as an eager message instead, which
- * the receiver copies into its dest when it gets there. The root sends from src and its own dest
- * is left alone. In sets of up to USH_COLL_MBOX_N members, linear sends
+ * the receiver copies into its dest when it gets there. The root sends
+ * from src and its own dest is left alone. In sets of up to USH_COLL_MBOX_N members, linear sends
  * small payloads through mailboxes instead (bcast_mbox), and the root runs
  * ahead of its receivers. Where every member maps every other, pull turns
  * the direction round: each receiver copies from the root's source itself,
@@ -207,7 +207,8 @@ static void bcast_linear(const ush_coll_sync_t *s, void *dest, const void *src, 
     ush_coll_wait_count(s, USH_W_CNT_READY, (uint64_t)ready);
     for (int k = 1; k < n; k++) {
         int to = (me + k) % n;
-        if (!ush_coll_eager(s, USH_W_DATA, bytes, to)) ush_coll_put_signal(s, dest, src, bytes, USH_W_DATA, to);
+        if (!ush_coll_eager(s, USH_W_DATA, bytes, to))
+            ush_coll_put_signal(s, dest, src, bytes, USH_W_DATA, to);
     }
 }
 

@@ -89,7 +89,6 @@ static void reduce_rd_pipe(const ush_coll_sync_t *s, char *dest, size_t count, s
     }
 }
 
-/* Waits for member's next message under word and folds it into d. */
 /* Waits for member's eager message under word and folds it into d,
  * straight out of the library's buffer. That buffer is UCX's, at whatever
  * offset its headers leave: the operators may assume their type's
