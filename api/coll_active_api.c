@@ -253,12 +253,43 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
     }
 USHMEM_COLL_SIZES(USH_ASET_SIZED_)
 
-/* pWrk holds max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements.
- * The algorithms use the library's larger scratch instead, unless some PE
- * runs multi-threaded (two threads may then reduce over disjoint active
- * sets at once; the choice must be the same on every PE): then exactly
- * pWrk, in chunks when nreduce is larger. Either is only written by
- * members of this call after this PE said it is ready. */
+/* The bytes of pWrk a reduction may use. The spec asks for
+ * max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements, but some
+ * published examples declare it with SHMEM_REDUCE_SYNC_SIZE elements and
+ * run under other implementations, which do not use pWrk either. So a
+ * shorter pWrk is only refused where it cannot hold one element; where it
+ * ends before the spec's size would (the end of its segment: all a check
+ * can see), the reduction uses what there is, in smaller chunks, and
+ * SHMEM_DEBUG=1 says so (on the set's first member: it is the same on all). The segment's layout is the same on every PE, so
+ * every PE takes the same size, as the algorithms require. */
+static size_t aset_pwrk_bytes(const char *routine, void *pWrk, size_t want, size_t esize,
+                              int first)
+{
+    size_t off, room;
+    int    s = ush_seg_find(pWrk, esize, &off);
+
+    if (s < 0) ush_check_fail_symm(routine, "pWrk", pWrk, want);
+    room = ush_seg[s].size - off;
+    if (room >= want) return want;
+    if (ush_g.env.debug && first) {
+        static int warned;
+        if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
+            ush_warn(routine,
+                     "pWrk (%p) has room for %zu bytes before the end of its segment but the "
+                     "spec asks for %zu (max(nreduce/2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) "
+                     "elements); this library manages with less, other implementations may "
+                     "not (said once)",
+                     pWrk, room, want);
+        }
+    }
+    return room / esize * esize;
+}
+
+/* The algorithms use the library's scratch instead of pWrk when it is
+ * larger, unless some PE runs multi-threaded (two threads may then reduce
+ * over disjoint active sets at once; the choice must be the same on every
+ * PE): then pWrk, in chunks when nreduce is larger. Either is only written
+ * by members of this call after this PE said it is ready. */
 void ush_aset_reduce(const char *routine, void *dest, const void *source, int nreduce,
                      size_t esize, ush_coll_op_fn_t op, int PE_start, int logPE_stride,
                      int PE_size, void *pWrk, long *pSync)
@@ -271,10 +302,9 @@ void ush_aset_reduce(const char *routine, void *dest, const void *source, int nr
     if (nreduce == 0) return; /* pWrk, dest and source may be NULL */
     size_t wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE) wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
-    USH_CHECK_SYMM(routine, "pWrk", pWrk, wrk * esize);
     USH_CHECK_SYMM(routine, "dest", dest, (size_t)nreduce * esize);
     c.s.scratch       = pWrk;
-    c.s.scratch_bytes = wrk * esize;
+    c.s.scratch_bytes = aset_pwrk_bytes(routine, pWrk, wrk * esize, esize, c.s.set.me == 0);
     if (ush_tp_thread_job != USH_TP_THREAD_MULTI && c.s.scratch_bytes < USH_COLL_ASET_SCRATCH) {
         c.s.scratch       = ush_coll_aset_scratch;
         c.s.scratch_bytes = USH_COLL_ASET_SCRATCH;

@@ -142,6 +142,17 @@ foreach(algo rd ring linear)
                     ENV SHMEM_REDUCE_ALGORITHM=${algo} PE_TEST_THREAD=multiple
                     LABELS coll coll_${algo})
 endforeach()
+# pWrk shorter than the spec asks (as published examples declare it), at
+# the end of the heap: the library's scratch serves, or at
+# SHMEM_THREAD_MULTIPLE what there is of pWrk, in smaller chunks.
+ush_add_pe_test(NAME pwrk_short SOURCES pwrk_short.c NPES 1 2 4 TIMEOUT 60
+                ENV SHMEM_SYMMETRIC_SIZE=4M LABELS coll)
+foreach(algo rd ring linear)
+    ush_add_pe_test(NAME pwrk_short_mt.${algo} TARGET pe_pwrk_short NPES 2 3 4 TIMEOUT 60
+                    ENV SHMEM_SYMMETRIC_SIZE=4M SHMEM_REDUCE_ALGORITHM=${algo}
+                        PE_TEST_THREAD=multiple SHMEM_DEBUG=1
+                    LABELS coll coll_${algo})
+endforeach()
 # Mixed back-to-back sequences with late PEs: every algorithm of any kind.
 ush_coll_test(coll_b2b      KINDS BCAST COLLECT FCOLLECT ALLTOALL REDUCE)
 # Long bursts of broadcasts, reductions, alltoalls and fcollects from
