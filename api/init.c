@@ -246,6 +246,7 @@ static void ush_init_locked(int requested)
     int npus         = ush_node_pus();
     ush_tp_yield_at_once = ush_decide_yield(npus);
     ush_tp_yield         = strcmp(ush_g.env.yield, "never") != 0;
+    ush_tp_npus          = npus;
     ush_tp_ctx_workers_max = ush_decide_ctx_workers(npus);
     if (strcmp(ush_g.env.fence, "auto") && strcmp(ush_g.env.fence, "flush")) {
         ush_fatal("shmem_init", "SHMEM_FENCE=%s: expected auto or flush", ush_g.env.fence);

@@ -248,9 +248,10 @@ int  ush_tp_progress(ush_tp_ctx_t *c);
  * spends a step that found nothing to do; `step` counts its idle steps
  * from 0. A young wait pauses the CPU; after USH_TP_SPIN_STEPS it yields
  * (ush_tp_yield: unless SHMEM_YIELD=never). Where this node's PEs
- * outnumber its cores, or with SHMEM_YIELD=always (ush_tp_yield_at_once), it
- * yields from the first step and, once old, naps instead: a yield leaves
- * the waiter runnable, and with dozens of waiters per core (or other
+ * outnumber its cores, or with SHMEM_YIELD=always (ush_tp_yield_at_once),
+ * or while the machine has more runnable tasks than hardware threads
+ * (asked after 64 steps, unless SHMEM_YIELD=never), it yields from then on
+ * and, once old, naps instead: a yield leaves the waiter runnable, and with dozens of waiters per core (or other
  * jobs' busy processes) the PEs and daemons that have work (the PMIx
  * server answering a fence, a peer finishing its part) would get a core
  * only after every waiter has had its turn. Two yields close together
@@ -261,5 +262,8 @@ void ush_tp_idle(unsigned step);
 /* Forget what earlier waits learnt about the cores (see ush_tp_idle). */
 void ush_tp_idle_reset(void);
 extern int ush_tp_yield, ush_tp_yield_at_once;
+/* Hardware threads this process may run on (0: unknown): more runnable
+ * tasks than that on the machine make waits yield at once. */
+extern int ush_tp_npus;
 
 #endif
