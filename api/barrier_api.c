@@ -5,6 +5,7 @@
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
+#include "ush_team.h"
 #include "core/ush.h"
 #include "core/ush_rma.h"
 
@@ -12,6 +13,8 @@ USH_API(void, shmem_barrier_all)(void)
 {
     USH_PROF_SCOPE("shmem_barrier_all");
     USH_CHECK_INIT("shmem_barrier_all");
+    ush_hang_enter_coll("shmem_barrier_all");
+    USH_TEAM_CHECK(SHMEM_TEAM_WORLD, "shmem_barrier_all");
     ush_barrier_all();
 }
 
@@ -19,6 +22,8 @@ USH_API(void, shmem_sync_all)(void)
 {
     USH_PROF_SCOPE("shmem_sync_all");
     USH_CHECK_INIT("shmem_sync_all");
+    ush_hang_enter_coll("shmem_sync_all");
+    USH_TEAM_CHECK(SHMEM_TEAM_WORLD, "shmem_sync_all");
     ush_sync_all();
 }
 

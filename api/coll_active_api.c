@@ -80,13 +80,26 @@ typedef struct {
     int             chan;
 } aset_call_t;
 
+/* SHMEM_DEBUG=1: the members compare their calls on the channel's check
+ * block. The channel is handed back at once: the call may end before its
+ * algorithm (nothing to move), and a borrowed channel must be returned. */
+static void aset_check_call(aset_call_t *c, const ush_coll_call_t *call)
+{
+    int chan = ush_coll_chan_get(&c->s.set, c->pSync);
+    c->s.w   = ush_coll_chan_words(chan);
+    ush_coll_check(USH_COLL_CHECK_CHAN(chan), &c->s.set, call);
+    ush_coll_chan_put(&c->s, chan);
+}
+
 /* Validates the triplet (always: a bad one sends to wrong PEs) and pSync
  * (its contents under SHMEM_DEBUG=1). Returns 0 when this PE is not in the
- * set: the caller returns at once. */
-static int aset_begin(const char *routine, int PE_start, int logPE_stride, int PE_size,
+ * set: the caller returns at once. call->routine is routine. */
+static int aset_begin(const ush_coll_call_t *call, int PE_start, int logPE_stride, int PE_size,
                       long *pSync, aset_call_t *c)
 {
+    const char *routine = call->routine;
     USH_CHECK_INIT(routine);
+    ush_hang_enter_coll(routine);
     if (PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 || PE_size < 1 ||
         (long)PE_start + ((long)(PE_size - 1) << logPE_stride) >= ush_g.n_pes) {
         ush_fatal(routine,
@@ -109,6 +122,7 @@ static int aset_begin(const char *routine, int PE_start, int logPE_stride, int P
                                         .me = rel / stride },
                                .lay = &ush_coll_layout_aset },
                         .pSync = pSync, .chan = -1 };
+    if (USH_UNLIKELY(ush_g.env.debug)) aset_check_call(c, call);
     return 1;
 }
 
@@ -129,8 +143,9 @@ static void aset_done(aset_call_t *c)
 USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     USH_PROF_SCOPE("shmem_barrier");
-    aset_call_t c;
-    if (!aset_begin("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    ush_coll_call_t call = { "shmem_barrier", -1, -1, 0, 0 };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     ush_quiet(SHMEM_CTX_DEFAULT);
     ush_coll_barrier_aset(aset_chan(&c));
     aset_done(&c);
@@ -139,8 +154,9 @@ USH_API(void, shmem_barrier)(int PE_start, int logPE_stride, int PE_size, long *
 USH_API(void, shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     USH_PROF_SCOPE("shmem_sync");
-    aset_call_t c;
-    if (!aset_begin("shmem_sync", PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    ush_coll_call_t call = { "shmem_sync", -1, -1, 0, 0 };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     ush_coll_barrier_aset(aset_chan(&c));
     aset_done(&c);
 }
@@ -150,9 +166,10 @@ void ush_aset_bcast(const char *routine, void *dest, const void *source, size_t 
                     long *pSync)
 {
     USH_PROF_SCOPE(routine);
-    aset_call_t c;
-    size_t      bytes;
-    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    size_t          bytes;
+    ush_coll_call_t call = { routine, PE_root, (long)nelems, 0, 0 };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_PROF_BYTES(bytes);
     if (PE_root < 0 || PE_root >= PE_size) {
@@ -172,9 +189,10 @@ static void aset_collect(const char *routine, int fixed, void *dest, const void 
                          int PE_size, long *pSync)
 {
     USH_PROF_SCOPE(routine);
-    aset_call_t c;
-    size_t      bytes, total;
-    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    size_t          bytes, total;
+    ush_coll_call_t call = { routine, -1, fixed ? (long)nelems : -1, 0, 0 };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_PROF_BYTES(bytes);
     if (fixed) {
@@ -194,8 +212,9 @@ static void aset_alltoall(const char *routine, void *dest, const void *source, p
                           int logPE_stride, int PE_size, long *pSync)
 {
     USH_PROF_SCOPE(routine);
-    aset_call_t c;
-    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    ush_coll_call_t call = { routine, -1, (long)nelems, dst, sst };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (dst < 1 || sst < 1) {
         ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     }
@@ -295,8 +314,9 @@ void ush_aset_reduce(const char *routine, void *dest, const void *source, int nr
                      int PE_size, void *pWrk, long *pSync)
 {
     USH_PROF_SCOPE(routine);
-    aset_call_t c;
-    if (!aset_begin(routine, PE_start, logPE_stride, PE_size, pSync, &c)) return;
+    aset_call_t     c;
+    ush_coll_call_t call = { routine, -1, nreduce, 0, 0 };
+    if (!aset_begin(&call, PE_start, logPE_stride, PE_size, pSync, &c)) return;
     if (nreduce < 0) ush_fatal(routine, "nreduce is %d; it must not be negative", nreduce);
     USH_PROF_BYTES((size_t)nreduce * esize);
     if (nreduce == 0) return; /* pWrk, dest and source may be NULL */

@@ -27,10 +27,14 @@
 #include <string.h>
 
 
-/* Builds the sync state, or returns -1 for an invalid team. */
-static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s)
+/* Builds the sync state, or returns -1 for an invalid team. Under
+ * SHMEM_DEBUG the members first compare their calls (call->routine is
+ * routine). */
+static int team_begin(const ush_coll_call_t *call, shmem_team_t team, ush_coll_sync_t *s)
 {
+    const char *routine = call->routine;
     USH_CHECK_INIT(routine);
+    ush_hang_enter_coll(routine);
     USH_CHECK_TEAM(routine, "team", team);
     if (team == SHMEM_TEAM_INVALID) {
         if (ush_g.env.debug) ush_warn(routine, "called with SHMEM_TEAM_INVALID; nothing done");
@@ -38,6 +42,10 @@ static int team_begin(const char *routine, shmem_team_t team, ush_coll_sync_t *s
     }
     if (team->my_pe < 0) {
         ush_fatal(routine, "this PE is not a member of the team it was given");
+    }
+    if (USH_UNLIKELY(ush_g.env.debug)) {
+        ush_coll_set_t set = ush_team_set(team);
+        ush_coll_check(USH_COLL_CHECK_TEAM(team->slot), &set, call);
     }
     uint64_t bank = team->coll_calls % USH_TEAM_BANKS;
     /* The bank's last use was call coll_calls - USH_TEAM_BANKS. */
@@ -66,7 +74,8 @@ static int team_bcast(const char *routine, shmem_team_t team, void *dest, const 
     USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
-    if (team_begin(routine, team, &s)) return -1;
+    ush_coll_call_t call = { routine, PE_root, (long)nelems, 0, 0 };
+    if (team_begin(&call, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_PROF_BYTES(bytes);
     if (PE_root < 0 || PE_root >= team->size) {
@@ -88,7 +97,9 @@ static int team_collect(const char *routine, int fixed, shmem_team_t team, void 
     USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes, total;
-    if (team_begin(routine, team, &s)) return -1;
+    /* collect's members may give different counts */
+    ush_coll_call_t call = { routine, -1, fixed ? (long)nelems : -1, 0, 0 };
+    if (team_begin(&call, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_PROF_BYTES(bytes);
     if (fixed) {
@@ -108,7 +119,8 @@ static int team_alltoall(const char *routine, shmem_team_t team, void *dest, con
 {
     USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
-    if (team_begin(routine, team, &s)) return -1;
+    ush_coll_call_t call = { routine, -1, (long)nelems, dst, sst };
+    if (team_begin(&call, team, &s)) return -1;
     if (dst < 1 || sst < 1) ush_fatal(routine, "dst (%td) and sst (%td) must be at least 1", dst, sst);
     USH_PROF_BYTES(nelems * esize * (size_t)team->size);
     if (nelems) {
@@ -132,7 +144,8 @@ static int team_reduce(const char *routine, shmem_team_t team, void *dest, const
     USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
-    if (team_begin(routine, team, &s)) return -1;
+    ush_coll_call_t call = { routine, -1, (long)nreduce, 0, 0 };
+    if (team_begin(&call, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nreduce", nreduce, esize, &bytes);
     USH_PROF_BYTES(bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);
@@ -147,7 +160,8 @@ static int team_scan(const char *routine, shmem_team_t team, void *dest, const v
     USH_PROF_SCOPE(routine);
     ush_coll_sync_t s;
     size_t          bytes;
-    if (team_begin(routine, team, &s)) return -1;
+    ush_coll_call_t call = { routine, -1, (long)nelems, 0, 0 };
+    if (team_begin(&call, team, &s)) return -1;
     USH_CHECK_NBYTES(routine, "nelems", nelems, esize, &bytes);
     USH_PROF_BYTES(bytes);
     USH_CHECK_SYMM(routine, "dest", dest, bytes);

@@ -9,6 +9,7 @@
 #include "collectives/ush_coll.h"
 #include "core/ush.h"
 #include "core/ush_fault.h"
+#include "core/ush_hang.h"
 #include "core/ush_rma.h"
 #include "core/ush_symm.h"
 #include "transport/ush_tp.h"
@@ -270,6 +271,7 @@ static void ush_init_locked(int requested)
     ush_coll_init();
     ush_agree_init();
     ush_wait_beacon_init();
+    ush_hang_init();
     ush_tp_check("wire-up", ush_tp_wireup());
     if (ush_g.progress_thread) ush_tp_check("progress thread", ush_tp_progress_thread_start());
     ush_team_init();
@@ -329,6 +331,9 @@ static void ush_finalize_locked(void)
 {
     if (!ush_g.initialized || --ush_g.init_count > 0) return;
     uint64_t t_start = ush_prof_now();
+    ush_hang_enter_coll("shmem_finalize");
+    ush_hang_publish(USH_HANG_INSIDE, 0);
+    USH_TEAM_CHECK(SHMEM_TEAM_WORLD, "shmem_finalize");
     /* Contexts left alive complete their operations; then everything
      * outstanding completes and every PE arrives before any PE tears down
      * memory a peer may still be writing. */
@@ -339,8 +344,10 @@ static void ush_finalize_locked(void)
     ush_fault_fini();
     ush_tp_progress_thread_stop();
     ush_wait_beacon_fini();
+    ush_hang_fini();
     ush_symm_fini();
     ush_tp_finalize();
+    ush_hang_fini_file();
     /* Last: the report's gather needs only the launcher. */
     ush_prof_finalize(t_start);
 }

@@ -43,6 +43,7 @@ typedef struct {
 static ush_lock_t ush_lock_enter(const char *routine, long *lock)
 {
     USH_CHECK_INIT(routine);
+    ush_hang_enter(routine);
     if (USH_UNLIKELY(((uintptr_t)lock & (sizeof(long) - 1)) != 0)) {
         ush_fatal(routine, "lock %p is not aligned to %zu bytes: pass a symmetric long",
                   (void *)lock, sizeof(long));

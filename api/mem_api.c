@@ -7,6 +7,7 @@
 #include "ush_check.h"
 #include "ush_profile.h"
 #include "ush_profiling.h"
+#include "ush_team.h"
 #include "core/ush.h"
 #include "core/ush_rma.h"
 #include "core/ush_symm.h"
@@ -56,6 +57,7 @@ static void ush_report_exhausted(const char *routine, size_t size)
  * silently. Compare with PE 0's request before allocating. */
 static void ush_check_same_size(const char *routine, size_t size, size_t align)
 {
+    ush_team_check(SHMEM_TEAM_WORLD, routine, -1, -1);
     static uint64_t *req; /* symmetric: [2], taken at the first check */
     if (!req) req = ush_symm_internal_alloc(2 * sizeof(uint64_t));
     req[0] = size;
@@ -76,6 +78,7 @@ static void ush_check_same_size(const char *routine, size_t size, size_t align)
 static void *ush_alloc(const char *routine, size_t size, size_t align)
 {
     USH_CHECK_INIT(routine);
+    ush_hang_enter_coll(routine);
     if (ush_g.env.debug) ush_check_same_size(routine, size, align);
     void *p = size ? ush_heap_alloc(ush_g.heap, size, align) : NULL;
     if (size && !p) ush_report_exhausted(routine, size);
@@ -135,6 +138,7 @@ USH_API(void *, shmem_calloc)(size_t count, size_t size)
     }
     USH_PROF_BYTES(bytes);
     USH_CHECK_INIT("shmem_calloc");
+    ush_hang_enter_coll("shmem_calloc");
     if (ush_g.env.debug) ush_check_same_size("shmem_calloc", bytes, 1);
     void *p = bytes ? ush_heap_alloc(ush_g.heap, bytes, 1) : NULL;
     if (p) {
@@ -151,6 +155,7 @@ USH_API(void *, shmem_realloc)(void *ptr, size_t size)
     USH_PROF_SCOPE("shmem_realloc");
     USH_PROF_BYTES(size);
     USH_CHECK_INIT("shmem_realloc");
+    ush_hang_enter_coll("shmem_realloc");
     if (ptr && !ush_heap_block_size(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_realloc", ptr);
     /* Peers may still read or write the old block until all agree (the
      * check's barriers do that too). */
@@ -169,6 +174,8 @@ USH_API(void, shmem_free)(void *ptr)
 {
     USH_PROF_SCOPE("shmem_free");
     USH_CHECK_INIT("shmem_free");
+    ush_hang_enter_coll("shmem_free");
+    USH_TEAM_CHECK(SHMEM_TEAM_WORLD, "shmem_free");
     /* No PE may free a block a peer is still writing: barrier first. */
     ush_barrier_all();
     if (ush_heap_free(ush_g.heap, ptr)) ush_check_fail_heap_ptr("shmem_free", ptr);

@@ -52,6 +52,7 @@ static void ush_p2p_enter(const char *routine, int cmp, const void *ivars, size_
 {
     size_t nbytes;
     USH_CHECK_INIT(routine);
+    ush_hang_enter(routine);
     if (USH_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)) {
         ush_fatal(routine,
                   "cmp = %d is not a comparison: use SHMEM_CMP_EQ, _NE, _GT, _GE, _LT or _LE",

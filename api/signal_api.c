@@ -170,6 +170,7 @@ USH_API(uint64_t, shmem_signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t
     static const char routine[] = "shmem_signal_wait_until";
     USH_PROF_SCOPE(routine);
     USH_CHECK_INIT(routine);
+    ush_hang_enter(routine);
     if (USH_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)) {
         ush_fatal(routine,
                   "cmp = %d is not a comparison: use SHMEM_CMP_EQ, _NE, _GT, _GE, _LT or _LE",

@@ -36,6 +36,7 @@ static struct ush_team ush_team_handles[USH_TEAM_HANDLES]; /* split teams (ush_t
 static unsigned  ush_team_next_handle;  /* where the round-robin search starts */
 
 _Static_assert(USH_TEAM_MAX <= 64, "the free-slot mask is one uint64_t");
+_Static_assert(USH_TEAM_MAX <= USH_COLL_CHECK_TEAMS, "a check block for every team slot");
 
 static void ush_team_setup(struct ush_team *team, int start, int stride, int size, int slot)
 {
@@ -203,9 +204,11 @@ USH_API(int, shmem_team_split_strided)(shmem_team_t parent_team, int start, int 
 {
     USH_PROF_SCOPE("shmem_team_split_strided");
     USH_CHECK_INIT("shmem_team_split_strided");
+    ush_hang_enter_coll("shmem_team_split_strided");
     USH_CHECK_TEAM("shmem_team_split_strided", "parent_team", parent_team);
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID) return -1;
+    USH_TEAM_CHECK(parent_team, "shmem_team_split_strided");
 
     /* A valid triplet stays inside the parent without wrapping around. */
     int n    = parent_team->size;
@@ -232,9 +235,12 @@ USH_API(int, shmem_team_split_2d)(shmem_team_t parent_team, int xrange,
 {
     USH_PROF_SCOPE("shmem_team_split_2d");
     USH_CHECK_INIT("shmem_team_split_2d");
+    ush_hang_enter_coll("shmem_team_split_2d");
     USH_CHECK_TEAM("shmem_team_split_2d", "parent_team", parent_team);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-    if (parent_team == SHMEM_TEAM_INVALID || xrange <= 0) return -1;
+    if (parent_team == SHMEM_TEAM_INVALID) return -1;
+    USH_TEAM_CHECK(parent_team, "shmem_team_split_2d");
+    if (xrange <= 0) return -1;
     if (!ush_team_valid_config(xaxis_config, xaxis_mask) ||
         !ush_team_valid_config(yaxis_config, yaxis_mask)) {
         return -1;
@@ -309,12 +315,21 @@ USH_API(int, shmem_team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_t
     return pe >= 0 && pe < dest_team->size ? pe : -1;
 }
 
+void ush_team_check(struct ush_team *team, const char *routine, long root, long count)
+{
+    ush_coll_set_t  set  = ush_team_set(team);
+    ush_coll_call_t call = { routine, root, count, 0, 0 };
+    ush_coll_check(USH_COLL_CHECK_TEAM(team->slot), &set, &call);
+}
+
 USH_API(int, shmem_team_sync)(shmem_team_t team)
 {
     USH_PROF_SCOPE("shmem_team_sync");
     USH_CHECK_INIT("shmem_team_sync");
+    ush_hang_enter_coll("shmem_team_sync");
     USH_CHECK_TEAM("shmem_team_sync", "team", team);
     if (team == SHMEM_TEAM_INVALID) return -1;
+    USH_TEAM_CHECK(team, "shmem_team_sync");
     ush_team_sync(team);
     return 0;
 }
@@ -323,12 +338,14 @@ USH_API(void, shmem_team_destroy)(shmem_team_t team)
 {
     USH_PROF_SCOPE("shmem_team_destroy");
     USH_CHECK_INIT("shmem_team_destroy");
+    ush_hang_enter_coll("shmem_team_destroy");
     USH_CHECK_TEAM("shmem_team_destroy", "team", team);
     if (team == SHMEM_TEAM_INVALID) return;
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED) {
         ush_fatal("shmem_team_destroy",
                   "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
     }
+    USH_TEAM_CHECK(team, "shmem_team_destroy");
     /* Every member has finished with the team before its slot is cleared
      * (a free slot's memory is zero) and handed back. */
     ush_quiet(SHMEM_CTX_DEFAULT);

@@ -97,4 +97,12 @@ void ush_team_fail_handle(const char *routine, const char *arg, const struct ush
 /* Barrier over the team's members (no quiet). */
 void ush_team_sync(struct ush_team *team);
 
+/* SHMEM_DEBUG=1: the members of a collective over team compare their calls
+ * (collectives/check.c); count and root -1 where not compared. */
+void ush_team_check(struct ush_team *team, const char *routine, long root, long count);
+#define USH_TEAM_CHECK(team, routine)                                         \
+    do {                                                                      \
+        if (USH_UNLIKELY(ush_g.env.debug)) ush_team_check(team, routine, -1, -1); \
+    } while (0)
+
 #endif

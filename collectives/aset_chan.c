@@ -76,6 +76,7 @@ static ush_chan_ent_t  ush_chan_tab[USH_COLL_CHAN_TAB];
 static pthread_mutex_t ush_chan_lock = PTHREAD_MUTEX_INITIALIZER;
 
 _Static_assert(USH_COLL_CHAN_N <= 64, "the channel masks are one uint64_t");
+_Static_assert(USH_COLL_CHAN_N <= USH_COLL_CHECK_CHANS, "a check block for every channel");
 _Static_assert(USH_COLL_CHAN_TAB >= 2 * USH_COLL_CHAN_N, "table too small for its load");
 
 /* Only several threads in collectives at once need the lock. */

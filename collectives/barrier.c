@@ -44,6 +44,7 @@ void ush_coll_init(void)
     ush_exit_flags    = ush_symm_internal_alloc(USH_COLL_BARRIER_ROUNDS * sizeof(uint64_t));
     ush_coll_aset_scratch = ush_symm_internal_alloc(USH_COLL_ASET_SCRATCH);
     ush_coll_chan_init();
+    ush_coll_check_init();
     for (int r = 0; r < USH_COLL_BARRIER_ROUNDS; r++) ush_barrier_flags[r] = ush_exit_flags[r] = 0;
     ush_barrier_seq = ush_exit_seq = 0;
     ush_coll_seq_drop(NULL, 0);
@@ -74,9 +75,10 @@ static void barrier_signal(const ush_coll_set_t *set, uint64_t *flags, int word,
     ush_put_add_own(NULL, NULL, 0, &flags[word], 1, pe);
 }
 
-static void barrier_await(uint64_t *flag, uint64_t s)
+/* Member from of set is the one to store s into *flag. */
+static void barrier_await(const ush_coll_set_t *set, uint64_t *flag, uint64_t s, int from)
 {
-    USH_WAIT_UNTIL(__atomic_load_n(flag, __ATOMIC_ACQUIRE) >= s);
+    USH_WAIT_UNTIL_PE(__atomic_load_n(flag, __ATOMIC_ACQUIRE) >= s, ush_coll_pe(set, from));
 }
 
 static void barrier_dissemination(const ush_coll_set_t *set, uint64_t *flags, uint64_t s)
@@ -85,7 +87,7 @@ static void barrier_dissemination(const ush_coll_set_t *set, uint64_t *flags, ui
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         barrier_signal(set, flags, r, s, (me + dist) % n);
-        barrier_await(&flags[r], s);
+        barrier_await(set, &flags[r], s, (me - dist % n + n) % n);
     }
 }
 
@@ -97,10 +99,10 @@ static void barrier_central(const ush_coll_set_t *set, uint64_t *flags, uint64_t
 
     if (set->me != 0) {
         barrier_signal(set, flags, set->me, s, 0);
-        barrier_await(&flags[0], s);
+        barrier_await(set, &flags[0], s, 0);
         return;
     }
-    for (int v = 1; v < n; v++) barrier_await(&flags[v], s);
+    for (int v = 1; v < n; v++) barrier_await(set, &flags[v], s, v);
     for (int v = 1; v < n; v++) barrier_signal(set, flags, 0, s, v);
 }
 

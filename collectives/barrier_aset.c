@@ -12,7 +12,9 @@ void ush_coll_barrier_aset(const ush_coll_sync_t *s)
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         ush_coll_signal(s, USH_W_BAR + r, (me + dist) % n);
+        ush_hang_peer = ush_coll_pe(&s->set, (me - dist % n + n) % n);
         ush_coll_wait(s, USH_W_BAR + r);
+        ush_hang_peer = -1;
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

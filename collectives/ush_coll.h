@@ -43,6 +43,26 @@ void ush_coll_init(void);
 #define USH_COLL_ASET_SCRATCH (64u << 10)
 extern void *ush_coll_aset_scratch;
 
+/* SHMEM_DEBUG=1 (check.c): before a collective runs, its members compare
+ * what they called, and a difference ends the job naming both PEs and both
+ * calls. A domain is where a call's check runs: a team's pool slot, or an
+ * active-set channel. count is -1 where members may differ (collect) or
+ * the routine has none, root -1 where it has none, dst and sst 0 but for
+ * alltoalls. Call it on every member, before any early return. */
+typedef struct {
+    const char *routine;
+    long        root;
+    long        count;
+    long        dst, sst;
+} ush_coll_call_t;
+#define USH_COLL_CHECK_TEAMS      64
+#define USH_COLL_CHECK_CHANS      64
+#define USH_COLL_CHECK_DOMAINS    (USH_COLL_CHECK_TEAMS + USH_COLL_CHECK_CHANS)
+#define USH_COLL_CHECK_TEAM(slot) (slot)
+#define USH_COLL_CHECK_CHAN(chan) (USH_COLL_CHECK_TEAMS + (chan))
+void ush_coll_check_init(void);
+void ush_coll_check(int domain, const ush_coll_set_t *set, const ush_coll_call_t *call);
+
 /* Read and check SHMEM_<KIND>_ALGORITHM (select.c); a bad name is fatal,
  * so it is caught at start-up rather than at the first collective. */
 void ush_coll_select_init(void);

@@ -23,8 +23,13 @@
       "co.: the library's own 12 MiB come on top. SMA_SYMMETRIC_SIZE is read when "    \
       "this is unset.")                                                               \
     X(debug, DEBUG, BOOL, "0",                                                        \
-      "Checks that cost time: every PE allocates the same sizes, pSync holds "        \
+      "Checks that cost time: the members of every collective make the same call "    \
+      "(routine, root, count), every PE allocates the same sizes, pSync holds "       \
       "SHMEM_SYNC_VALUE on entry. Cheap checks always run.")                          \
+    X(hang_report, HANG_REPORT, INT, "0",                                             \
+      "Seconds: a PE whose wait has made no progress for that long prints where "     \
+      "every PE is (routine, call, the PE it waits for), once, and keeps waiting. "   \
+      "0: never.")                                                                    \
     X(info, INFO, BOOL, "0",                                                          \
       "PE 0 prints the library version and every variable with its value at init.")   \
     X(version, VERSION, BOOL, "0",                                                    \

@@ -10,6 +10,8 @@
 #ifndef USH_RMA_H
 #define USH_RMA_H
 
+#include "ush_hang.h"
+
 #include <shmem.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,8 +114,11 @@ void ush_fence(shmem_ctx_t ctx);
 typedef struct {
     unsigned steps;
     unsigned serial; /* names this wait in the beacon, once it has published */
+    uint64_t since;  /* CLOCK_MONOTONIC ms when it first published */
 } ush_wait_t;
 void ush_wait_step(ush_wait_t *w);
+/* A wait that published is over: the hang record says so. */
+void ush_wait_end(ush_wait_t *w);
 
 /* The wait beacon: one symmetric word where this PE's waits publish which
  * wait they are in (a serial, high half) and how many steps it has taken
@@ -128,10 +133,20 @@ void ush_wait_beacon_fini(void);
  * (its finalize barrier is not a wait the others could be stuck on). */
 void ush_wait_beacon_exiting(void);
 
-#define USH_WAIT_UNTIL(cond)                      \
-    do {                                          \
-        ush_wait_t ush_wait_ = { 0 };             \
-        while (!(cond)) ush_wait_step(&ush_wait_); \
+#define USH_WAIT_UNTIL(cond)                                  \
+    do {                                                      \
+        ush_wait_t ush_wait_ = { 0 };                         \
+        while (!(cond)) ush_wait_step(&ush_wait_);            \
+        if (ush_wait_.serial != 0) ush_wait_end(&ush_wait_);  \
+    } while (0)
+
+/* The same, for a condition only world PE pe can make true: a hang
+ * report then names it. */
+#define USH_WAIT_UNTIL_PE(cond, pe)                           \
+    do {                                                      \
+        ush_hang_peer = (pe);                                 \
+        USH_WAIT_UNTIL(cond);                                 \
+        ush_hang_peer = -1;                                   \
     } while (0)
 
 /* One step for a poll that failed (shmem_test, shmem_test_lock): the

@@ -12,11 +12,13 @@
  */
 #include "ush.h"
 #include "ush_fault.h"
+#include "ush_hang.h"
 #include "ush_rma.h"
 #include "transport/ush_tp.h"
 #include "arch/ush_arch.h"
 
 #include <stdint.h>
+#include <time.h>
 
 /* With every peer mapped (ush_tp_all_mapped), UCX is progressed only
  * every this many steps: nothing arrives through it, and polling memory
@@ -30,6 +32,9 @@
  * exits early): a PE yielding to a busy core may take only a few steps in
  * the 10 ms between two looks. Shorter waits (a ping-pong) never do. */
 #define USH_WAIT_BEACON_FROM 16
+/* A long wait rewrites its hang record (ush_hang.h) this often: how long
+ * it has waited, for a report that may come at any time. */
+#define USH_WAIT_HANG_EVERY 64
 
 /* Memory ordering. The beacon is written by this PE's waits and read by
  * an exiting peer (fault.c): relaxed stores suffice, since the reader
@@ -73,10 +78,27 @@ static void ush_wait_publish(ush_wait_t *w)
         return;
     }
     if (beacon == NULL) return;
+    int first = w->serial == 0;
     while (w->serial == 0 || w->serial == UINT32_MAX) { /* neither "none" nor EXITING */
         w->serial = __atomic_add_fetch(&ush_wait_serial, 1, __ATOMIC_RELAXED);
     }
     __atomic_store_n(beacon, (uint64_t)w->serial << 32 | w->steps, __ATOMIC_RELAXED);
+
+    /* The hang record: where this PE waits, and since when. */
+    if (first || w->steps % USH_WAIT_HANG_EVERY == 0) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        uint64_t now = (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+        if (first) w->since = now;
+        uint64_t ms = now - w->since;
+        ush_hang_publish(USH_HANG_WAITING, ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms);
+    }
+}
+
+void ush_wait_end(ush_wait_t *w)
+{
+    (void)w;
+    ush_hang_publish(USH_HANG_INSIDE, 0);
 }
 
 void ush_wait_step(ush_wait_t *w)

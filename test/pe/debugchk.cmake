@@ -139,3 +139,37 @@ add_test(NAME pe.debugchk.pwrk_short.debug1
                  ${PROJECT_SOURCE_DIR}/test/launch/lib.sh $<TARGET_FILE:pe_pwrk_short>
                  "shmem_long_sum_to_all: pWrk \\(${hex}\\) has room for 32 bytes before the end of its segment but the spec asks for 4008 \\(max\\(nreduce/2 \\+ 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE\\) elements\\). this library manages with less, other implementations may not \\(said once\\)$")
 set_tests_properties(pe.debugchk.pwrk_short.debug1 PROPERTIES TIMEOUT 60 LABELS "pe;debugchk" PROCESSORS 2)
+
+# Collectives whose members disagree (coll_mismatch.c, 4 PEs): under
+# SHMEM_DEBUG=1 one line names both PEs and both calls, at once.
+set(USH_MISMATCH_SH [=[
+. "$1"
+run --bind-to none -n 4 "$2" "$3"
+expect_status 1
+expect_grep "$err" "^ushmem: PE [0-9]+: $4"
+expect_no_grep "$out" "all checks passed"
+expect_faster 30000
+expect_clean
+echo "PASS [$test_name]"
+]=])
+ush_add_pe_test(NAME coll_mismatch_ok SOURCES coll_mismatch.c NPES 1 2 3 4 TIMEOUT 60 ARGS ok
+                ENV SHMEM_DEBUG=1 LABELS coll)
+function(ush_mismatch name regex)
+    set(test pe.debugchk.mismatch_${name}.debug1)
+    add_test(NAME ${test}
+             COMMAND ${CMAKE_COMMAND} -E env OSHRUN=$<TARGET_FILE:oshrun> SHMEM_DEBUG=1
+                     sh -c "${USH_MISMATCH_SH}" ${test} ${PROJECT_SOURCE_DIR}/test/launch/lib.sh
+                     $<TARGET_FILE:pe_coll_mismatch_ok> ${name} "${regex}")
+    set_tests_properties(${test} PROPERTIES TIMEOUT 60 LABELS "pe;debugchk;coll" PROCESSORS 2)
+endfunction()
+set(mm "the members of a collective disagree \\(SHMEM_DEBUG=1 compares each member's call with its neighbour's\\): PE [0-9] called")
+set(mm_end "as its collective call [0-9]+ over these 4 PEs. every member must make the same collective calls, with the same arguments, in the same order$")
+ush_mismatch(bcast_count "shmem_broadcast64: ${mm} shmem_broadcast64\\(nelems (16|2), PE_root 0\\) but this PE shmem_broadcast64\\(nelems (2|16), PE_root 0\\), ${mm_end}")
+ush_mismatch(bcast_root "shmem_long_broadcast: ${mm} shmem_long_broadcast\\(nelems 2, PE_root (1|0)\\) but this PE shmem_long_broadcast\\(nelems 2, PE_root (0|1)\\), ${mm_end}")
+ush_mismatch(barrier_skip "shmem_barrier_all: ${mm} shmem_finalize\\(\\) but this PE shmem_barrier_all\\(\\), ${mm_end}")
+ush_mismatch(reduce_count "shmem_long_sum_to_all: ${mm} shmem_long_sum_to_all\\(nreduce (16|4)\\) but this PE shmem_long_sum_to_all\\(nreduce (4|16)\\), ${mm_end}")
+ush_mismatch(team_reduce_count "shmem_long_sum_reduce: ${mm} shmem_long_sum_reduce\\(nelems (16|4)\\) but this PE shmem_long_sum_reduce\\(nelems (4|16)\\), ${mm_end}")
+ush_mismatch(reduce_op "shmem_long_(sum|max)_reduce: ${mm} shmem_long_(max|sum)_reduce\\(nelems 4\\) but this PE shmem_long_(sum|max)_reduce\\(nelems 4\\), ${mm_end}")
+ush_mismatch(alltoall_count "shmem_alltoall64: ${mm} shmem_alltoall64\\(nelems (4|2), dst 1, sst 1\\) but this PE shmem_alltoall64\\(nelems (2|4), dst 1, sst 1\\), ${mm_end}")
+ush_mismatch(team_alltoall_count "shmem_long_alltoall: ${mm} shmem_long_alltoall\\(nelems (4|2), dst 1, sst 1\\) but this PE shmem_long_alltoall\\(nelems (2|4), dst 1, sst 1\\), ${mm_end}")
+ush_mismatch(routine "shmem_(team_sync|long_broadcast): ${mm} shmem_(long_broadcast|team_sync)\\((nelems 2, PE_root 0)?\\) but this PE shmem_(team_sync|long_broadcast)\\((nelems 2, PE_root 0)?\\), ${mm_end}")
