@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -32,6 +33,9 @@
 /* Signals that end the job, and signals only passed on. */
 static const int ush_run_ending_signals[]  = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static const int ush_run_forward_signals[] = { SIGUSR1, SIGUSR2 };
+/* Asks for the hang report; the job goes on. Ignored by default, so a
+ * SIGURG to a program that is not oshrun does no harm. */
+#define USH_RUN_REPORT_SIGNAL SIGURG
 
 #define USH_RUN_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -53,6 +57,7 @@ ush_run_status_t ush_run_job_signals_block(ush_run_job_t *job)
     for (size_t i = 0; i < USH_RUN_NELEM(ush_run_forward_signals); i++) {
         sigaddset(&set, ush_run_forward_signals[i]);
     }
+    sigaddset(&set, USH_RUN_REPORT_SIGNAL);
     if (ush_cgroup_mem_read("", &ush_run_cgroup) == 0) {
         ush_run_oom_kills = ush_cgroup_oom_kills(&ush_run_cgroup);
     }
@@ -249,6 +254,10 @@ static void ush_run_job_signals(ush_run_job_t *job)
             ush_run_job_reap(job);
             continue;
         }
+        if (sig == USH_RUN_REPORT_SIGNAL) {
+            ush_run_hang_report(job, "asked for by SIGURG; the job goes on");
+            continue;
+        }
         int ending = 0;
         for (size_t i = 0; i < USH_RUN_NELEM(ush_run_ending_signals); i++) {
             ending |= (sig == ush_run_ending_signals[i]);
@@ -355,6 +364,10 @@ int ush_run_job_loop(ush_run_job_t *job)
         if (job->deadline > 0 && now >= job->deadline && !job->ending) {
             ush_run_msg("the job ran longer than --timeout %g s; ending it",
                         job->opts.timeout_s);
+            char why[96];
+            snprintf(why, sizeof(why), "the job ran longer than --timeout %g s",
+                     job->opts.timeout_s);
+            ush_run_hang_report(job, why);
             ush_run_job_end(job, USH_RUN_EXIT_TIMEOUT, SIGTERM);
         }
         if (job->kill_at > 0 && now >= job->kill_at) {

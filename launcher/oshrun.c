@@ -158,6 +158,7 @@ int main(int argc, char **argv)
         goto out_signals;
     }
     ush_run_shmdir_create(&job.shmdir);
+    ush_run_hang_create(&job);
     /* before the PMIx server's threads exist: the reaper is a plain fork */
     st = ush_run_reaper_start(&job);
     if (st != USH_RUN_OK) {
@@ -197,6 +198,7 @@ out_tmpdir:
     ush_run_tmpdir_remove(job.tmpdir);
     ush_run_tmpdir_remove(job.shmdir);
     ush_run_reaper_done(&job);
+    ush_run_hang_free(&job);
     free(job.tmpdir);
     free(job.shmdir);
 out_signals:

@@ -140,6 +140,8 @@ typedef struct {
     double          unfinalized_grace; /* ush_run_job_unfinalized's quiet time, s */
     double          deadline;   /* --timeout, absolute; 0 = none */
     cpu_set_t      *cpusets;    /* per PE when binding, else NULL */
+    char           *state_path; /* hang.c's state file (in tmpdir), or NULL */
+    const volatile struct ush_hang_rec *state; /* it, mapped: one record per rank */
 } ush_run_job_t;
 
 /* oshrun.c */
@@ -180,6 +182,13 @@ void             ush_run_env_free(char **env);
 ush_run_status_t ush_run_tmpdir_create(char **path_out);
 void             ush_run_shmdir_create(char **path_out);
 void             ush_run_tmpdir_remove(const char *path);
+
+/* hang.c: the state file the PEs write where they wait (created before
+ * any PE starts; without it the job runs, unreported), and the report of
+ * what it says, to stderr. */
+ush_run_status_t ush_run_hang_create(ush_run_job_t *job);
+void             ush_run_hang_report(const ush_run_job_t *job, const char *why);
+void             ush_run_hang_free(ush_run_job_t *job);
 
 /* reaper.c: a child that removes the directories and ends the PEs when oshrun
  * dies without doing so (SIGKILL); it leads the PEs' process group (sets

@@ -9,6 +9,8 @@
  */
 #include "oshrun.h"
 
+#include "core/ush_hang.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -95,7 +97,8 @@ static void __attribute__((noreturn)) ush_run_child_exec(const ush_run_child_t *
 }
 
 /* The environment every PE shares, before PMIx adds its per-PE part. */
-static char **ush_run_base_env(const ush_run_opts_t *opts, const char *shmdir)
+static char **ush_run_base_env(const ush_run_opts_t *opts, const char *shmdir,
+                               const char *state_path)
 {
     char **env = ush_run_env_from_environ();
 
@@ -122,7 +125,9 @@ static char **ush_run_base_env(const ush_run_opts_t *opts, const char *shmdir)
         }
     }
     if (ush_run_env_set(&env, "SHMEM_LAUNCHER", "oshrun") != USH_RUN_OK ||
-        (shmdir && ush_run_env_set(&env, "UCX_POSIX_DIR", shmdir) != USH_RUN_OK)) {
+        (shmdir && ush_run_env_set(&env, "UCX_POSIX_DIR", shmdir) != USH_RUN_OK) ||
+        (state_path &&
+         ush_run_env_set(&env, USH_HANG_STATE_FILE_ENV, state_path) != USH_RUN_OK)) {
         ush_run_env_free(env);
         return NULL;
     }
@@ -292,7 +297,7 @@ ush_run_status_t ush_run_spawn_all(ush_run_job_t *job)
         ush_run_job_end(job, USH_RUN_EXIT_FAILURE, SIGTERM);
         return USH_RUN_ERR_SYS;
     }
-    base_env = ush_run_base_env(&job->opts, job->shmdir);
+    base_env = ush_run_base_env(&job->opts, job->shmdir, job->state_path);
     if (base_env == NULL) {
         ush_run_msg("cannot build the PEs' environment");
         close(devnull);

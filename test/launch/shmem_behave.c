@@ -6,6 +6,9 @@
  *          PE RANK calls shmem_global_exit(STATUS); the others are blocked
  *          in shmem_barrier_all, or spin in shmem_wait_until on a variable
  *          nobody changes
+ *   shmem_behave skip-barrier RANK        after one barrier, PE RANK calls
+ *          shmem_finalize while the others call shmem_barrier_all twice:
+ *          the finalize passes as their first, and then waits for ever
  *   shmem_behave crash RANK               PE RANK dies of SIGSEGV while the
  *                                         others are blocked in a barrier
  *   shmem_behave exit-after-finalize RANK CODE
@@ -234,6 +237,18 @@ int main(int argc, char **argv)
             shmem_barrier_all();
         }
         fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
+        return 90;
+    }
+    if (strcmp(mode, "skip-barrier") == 0 && argc > 2) {
+        write_pid("ready");
+        shmem_barrier_all();
+        if (me == atoi(argv[2])) {
+            shmem_finalize(); /* one barrier short: waits there for ever */
+            return 0;
+        }
+        shmem_barrier_all();
+        shmem_barrier_all();
+        fprintf(stderr, "PE %d: returned from a barrier that cannot end\n", me);
         return 90;
     }
     if (strcmp(mode, "crash") == 0 && argc > 2) {
