@@ -114,7 +114,7 @@ void ush_fence(shmem_ctx_t ctx);
 typedef struct {
     unsigned steps;
     unsigned serial; /* names this wait in the beacon, once it has published */
-    uint64_t since;  /* CLOCK_MONOTONIC ms when it first published */
+    uint64_t since;  /* CLOCK_MONOTONIC ms + 1 when it wrote its hang record; 0: not yet */
 } ush_wait_t;
 void ush_wait_step(ush_wait_t *w);
 /* A wait that published is over: the hang record says so. */
@@ -137,7 +137,7 @@ void ush_wait_beacon_exiting(void);
     do {                                                      \
         ush_wait_t ush_wait_ = { 0 };                         \
         while (!(cond)) ush_wait_step(&ush_wait_);            \
-        if (ush_wait_.serial != 0) ush_wait_end(&ush_wait_);  \
+        if (ush_wait_.since != 0) ush_wait_end(&ush_wait_);   \
     } while (0)
 
 /* The same, for a condition only world PE pe can make true: a hang
