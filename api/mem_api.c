@@ -12,6 +12,7 @@
 #include "core/ush_rma.h"
 #include "core/ush_symm.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,15 @@ static void ush_report_exhausted(const char *routine, size_t size)
     char             advice[32];
 
     if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED) && !ush_g.env.debug) return;
+    if (size > PTRDIFF_MAX) {
+        /* No heap can be raised that far: the size is a bug, not a limit. */
+        ush_warn(routine,
+                 "cannot allocate %zu bytes, returning NULL: the size looks negative (%td as "
+                 "a signed number; a negative count or difference converted to size_t?)%s",
+                 size, (ptrdiff_t)size,
+                 ush_g.env.debug ? "" : " (said once; SHMEM_DEBUG=1 reports every failure)");
+        return;
+    }
     ush_heap_stats(ush_g.heap, &st);
     size_t need = st.used + size < size ? SIZE_MAX : st.used + size;
     ush_size_advice(advice, sizeof(advice), need);

@@ -27,4 +27,12 @@ expect_no_grep "$err" "said once"
 [ "$(grep -c '^ushmem: PE 1: shmem_calloc: cannot allocate' "$err")" -eq $n ] ||
     fail "not one shmem_calloc line per failure under SHMEM_DEBUG=1"
 expect_clean
+# A size that is a negative number converted says so: no heap size helps.
+run -n 2 "$prog" malloc-negative
+expect_status 0
+expect_grep "$out" "^PE 1: NULL$"
+expect_lines "$err" 2
+expect_grep "$err" "^ushmem: PE 0: shmem_malloc: cannot allocate 18446744073709551516 bytes, returning NULL: the size looks negative \(-100 as a signed number. a negative count or difference converted to size_t\?\) \(said once. SHMEM_DEBUG=1 reports every failure\)$"
+expect_no_grep "$err" "SHMEM_SYMMETRIC_SIZE"
+expect_clean
 echo "PASS [$test_name]"

@@ -37,6 +37,8 @@
  *   shmem_behave malloc-fail N            every PE asks shmem_malloc, then
  *          shmem_calloc and shmem_align, for more than the heap N times
  *          each, and prints "PE r: 3N NULLs" when each returned NULL
+ *   shmem_behave malloc-negative          every PE asks shmem_malloc for
+ *          (size_t)-100 and prints "PE r: NULL" when it got NULL
  *   shmem_behave contexts N               every PE creates N private
  *          contexts, puts its rank through each into the next PE's heap
  *          and static data, and prints "PE r: N contexts ok" when what
@@ -288,6 +290,13 @@ int main(int argc, char **argv)
             nulls += shmem_align(4096, (size_t)1 << 40) == NULL;
         }
         printf("PE %d: %ld NULLs\n", me, nulls);
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "malloc-negative") == 0) {
+        int n = -100; /* a count gone negative, passed on as a size */
+        void *p = shmem_malloc((size_t)n);
+        printf("PE %d: %s\n", me, p ? "not NULL" : "NULL");
         shmem_finalize();
         return 0;
     }
