@@ -60,13 +60,19 @@ static void ush_run_ensure_std_fds(void)
     }
 }
 
-/* Each PE costs two relay pipes here plus a PMIx socket; take what the
- * hard limit allows and refuse a job that cannot fit rather than fail
- * halfway through starting it. */
+/* Each PE costs three descriptors here (two relay pipes and its PMIx
+ * socket) on top of about 16 of oshrun's own (PMIx's listeners and
+ * threads, the signalfd, the reaper's pipe: 19 with one PE, 28 with 4, 64
+ * with 16, counted in /proc); 8 more cover what a start-up holds for a
+ * moment. Take what the hard limit allows and refuse a job that cannot
+ * fit rather than fail halfway through starting it. */
+#define USH_RUN_FDS_PER_PE 3
+#define USH_RUN_FDS_BASE   24
+
 static ush_run_status_t ush_run_check_fd_limit(int npes)
 {
     struct rlimit rl;
-    rlim_t        need = (rlim_t)npes * 4 + 64;
+    rlim_t        need = (rlim_t)npes * USH_RUN_FDS_PER_PE + USH_RUN_FDS_BASE;
 
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
         return USH_RUN_OK;   /* cannot tell; let it fail later if it must */

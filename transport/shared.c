@@ -247,7 +247,9 @@ char *ush_tp_share_map(const ush_tp_share_t *sh)
     int fd = ush_tp_share_fd(sh);
     if (fd < 0) return NULL; /* not permitted here: the peer stays on UCX */
     char *map = mmap(NULL, sh->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int   err = errno; /* the caller's message tells ENOMEM apart */
     close(fd);
+    errno = err;
     return map == MAP_FAILED ? NULL : map;
 }
 

@@ -545,14 +545,44 @@ static int ush_tp_device_atomics(void)
  * longer pending (release: the slot is set first). Under map_lock. Each
  * segment on its first access: a mapping is a descriptor and an mmap, and
  * many programs touch only the heap. */
+/* This process's address space in KiB (VmSize), or 0. */
+static unsigned long long ush_tp_vm_kib(void)
+{
+    unsigned long long pages = 0;
+    FILE              *f     = fopen("/proc/self/statm", "re");
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1) pages = 0;
+        fclose(f);
+    }
+    return pages * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024;
+}
+
+/* A mapping refused for want of address space under a limit (ulimit -v):
+ * say so, with the figure the node's segments need. */
+static void ush_tp_map_seg_as_limit(int pe, int s)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return;
+    unsigned long long seg_kib = (unsigned long long)ush_tp_peer(pe)->share[s].len / 1024;
+    unsigned long long need    = ush_tp_vm_kib() + (unsigned long long)ush_tp_job.local_size * seg_kib;
+    ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d, %llu KiB), which runs on "
+                 "this node: the address-space limit (ulimit -v) is %llu KiB and this PE "
+                 "already uses %llu KiB; each PE maps the segments of the node's %d PEs: raise "
+                 "the limit to about %llu KiB or more (ulimit -v unlimited), or lower "
+                 "SHMEM_SYMMETRIC_SIZE", pe, s, seg_kib,
+                 (unsigned long long)lim.rlim_cur / 1024, ush_tp_vm_kib(), ush_tp_job.local_size,
+                 need);
+}
+
 static void ush_tp_map_seg(int pe, int s)
 {
     void *ptr = ush_tp_share_attach(pe, s);
     /* Every PE agreed at start-up that this segment of node-local peers
      * maps (SHMEM_TEAM_SHARED and the collectives rely on it); a peer
      * whose does not is on a node whose processes differ in what they may
-     * do to each other. */
+     * do to each other, or this one ran out of address space. */
     if (!ptr && (ush_tp_local_mapped & (1u << s))) {
+        if (errno == ENOMEM) ush_tp_map_seg_as_limit(pe, s);
         ush_tp_fatal("cannot map the symmetric memory of PE %d (segment %d), which runs on "
                      "this node, although every PE could map its neighbour's at start-up; run "
                      "the PEs of a node in one container and PID namespace, or set "
