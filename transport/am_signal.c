@@ -93,7 +93,7 @@ void ush_tp_am_send(ush_tp_ctx_t *c, int pe, unsigned id, const void *hdr, size_
     };
     ucs_status_ptr_t req = ucp_am_send_nbx(ush_tp_ep(c, pe), id, hdr, hdr_len, src, len, &prm);
     ucs_status_t     st  = ush_tp_wait(c, req);
-    if (st != UCS_OK) ush_tp_fatal("ucp_am_send_nbx to PE %d: %s", pe, ucs_status_string(st));
+    if (st != UCS_OK) ush_tp_fatal_op("ucp_am_send_nbx", pe, st);
 }
 
 ush_tp_status_t ush_tp_am_init(ucp_worker_h worker)

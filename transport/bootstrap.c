@@ -151,6 +151,21 @@ const char *ush_tp_bootstrap_nspace(void)
     return ush_tp_myproc.nspace;
 }
 
+void ush_tp_bootstrap_hostname(int pe, char *buf, size_t len)
+{
+    pmix_proc_t   proc;
+    pmix_value_t *val = NULL;
+
+    buf[0] = '\0';
+    if (!ush_tp_pmix_up || len == 0) return;
+    PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
+    if (PMIx_Get(&proc, PMIX_HOSTNAME, NULL, 0, &val) == PMIX_SUCCESS && val &&
+        val->type == PMIX_STRING && val->data.string) {
+        snprintf(buf, len, "%s", val->data.string);
+    }
+    if (val) PMIX_VALUE_RELEASE(val);
+}
+
 ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg)
 {
     if (!ush_tp_pmix_up) return USH_TP_OK;

@@ -202,7 +202,7 @@ static inline void ush_tp_detach(ush_tp_ctx_t *c, const char *op, int pe, ucs_st
                          __atomic_load_n(&c->local_issued, __ATOMIC_ACQUIRE));
         }
     } else if (UCS_PTR_IS_ERR(req)) {
-        ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(UCS_PTR_STATUS(req)));
+        ush_tp_fatal_op(op, pe, UCS_PTR_STATUS(req));
     }
 }
 
@@ -210,7 +210,7 @@ static inline void ush_tp_complete(ush_tp_ctx_t *c, const char *op, int pe,
                                    ucs_status_ptr_t req)
 {
     ucs_status_t st = ush_tp_wait(c, req);
-    if (st != UCS_OK) ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(st));
+    if (st != UCS_OK) ush_tp_fatal_op(op, pe, st);
 }
 
 void ush_tp_put(ush_tp_ctx_t *c, int pe, int seg, size_t off, const void *src,
@@ -246,7 +246,7 @@ void ush_tp_get(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst, size_t 
  * then reads the data after it. */
 static void ush_tp_get_counted_done(void *request, ucs_status_t status, void *counter)
 {
-    if (status != UCS_OK) ush_tp_fatal("ucp_get_nbx: %s", ucs_status_string(status));
+    if (status != UCS_OK) ush_tp_fatal_op("ucp_get_nbx", -1, status);
     ucp_request_free(request);
     __atomic_add_fetch((int *)counter, 1, __ATOMIC_RELEASE);
 }
@@ -265,7 +265,7 @@ void ush_tp_get_counted(ush_tp_ctx_t *c, int pe, int seg, size_t off, void *dst,
     if (req == NULL) { /* done already, and UCX calls no callback then */
         __atomic_add_fetch(counter, 1, __ATOMIC_RELEASE);
     } else if (UCS_PTR_IS_ERR(req)) {
-        ush_tp_fatal("ucp_get_nbx to PE %d: %s", pe, ucs_status_string(UCS_PTR_STATUS(req)));
+        ush_tp_fatal_op("ucp_get_nbx", pe, UCS_PTR_STATUS(req));
     }
 }
 
@@ -368,7 +368,7 @@ static void ush_tp_flush_eps(ush_tp_ctx_t *c)
         }
         for (int j = 0; j < k; j++) {
             ucs_status_t st = ush_tp_wait(c, reqs[j]);
-            if (st != UCS_OK) ush_tp_fatal("ucp_ep_flush_nbx: %s", ucs_status_string(st));
+            if (st != UCS_OK) ush_tp_fatal_op("ucp_ep_flush_nbx", -1, st);
         }
     }
 }
@@ -398,7 +398,7 @@ static void ush_tp_flush(ush_tp_ctx_t *c, unsigned long n, unsigned long local)
     } else {
         ucp_request_param_t prm = { .op_attr_mask = 0 };
         ucs_status_t        st  = ush_tp_wait(c, ucp_worker_flush_nbx(c->worker, &prm));
-        if (st != UCS_OK) ush_tp_fatal("ucp_worker_flush_nbx: %s", ucs_status_string(st));
+        if (st != UCS_OK) ush_tp_fatal_op("ucp_worker_flush_nbx", -1, st);
     }
 
     /* The flush returned after reading the targets' acknowledgements (or
@@ -448,7 +448,7 @@ void ush_tp_fence(ush_tp_ctx_t *c)
         /* no endpoint (every peer so far mapped): nothing to order */
         if (__atomic_load_n(&c->nep, __ATOMIC_ACQUIRE) == 0) return;
         ucs_status_t st = ucp_worker_fence(c->worker);
-        if (st != UCS_OK) ush_tp_fatal("ucp_worker_fence: %s", ucs_status_string(st));
+        if (st != UCS_OK) ush_tp_fatal_op("ucp_worker_fence", -1, st);
         return;
     }
     ush_tp_flush(c, __atomic_load_n(&c->issued, __ATOMIC_ACQUIRE), local);

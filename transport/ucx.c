@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 ush_tp_state_t  ush_tp;
@@ -59,6 +60,47 @@ void ush_tp_fatal(const char *fmt, ...)
     ush_tp_abort(1, NULL); /* the message is printed above, once */
 }
 
+/* Statuses with which UCX says a peer stopped answering. */
+static int ush_tp_peer_lost_status(ucs_status_t st)
+{
+    return st == UCS_ERR_ENDPOINT_TIMEOUT || st == UCS_ERR_CONNECTION_RESET ||
+           st == UCS_ERR_UNREACHABLE || st == UCS_ERR_NOT_CONNECTED;
+}
+
+/* How long a PE whose peer stopped answering waits for the launcher to
+ * end the job before it reports the loss itself. srun and mpirun end a
+ * job within a second of a PE's death (0.2-0.7 s across netns nodes). */
+#define USH_TP_PEER_LOST_WAIT_S 3
+
+/* Most often the peer died (killed, out of memory) and its launcher is
+ * ending the job: the launcher's word on it (which PE, which signal, the
+ * job's status 128+N) is the one a user needs, and a PE that stopped the
+ * job first replaced that status with 1 and blamed whichever peer it last
+ * talked to, alive or not (itself ended by then). So wait for that end;
+ * only a job that nobody ends (the peer's node or the network failed)
+ * gets our line. */
+void ush_tp_fatal_op(const char *op, int pe, ucs_status_t st)
+{
+    if (!ush_tp_peer_lost_status(st)) {
+        if (pe >= 0) ush_tp_fatal("%s to PE %d: %s", op, pe, ucs_status_string(st));
+        ush_tp_fatal("%s: %s", op, ucs_status_string(st));
+    }
+    struct timespec left = { USH_TP_PEER_LOST_WAIT_S, 0 };
+    while (nanosleep(&left, &left) != 0 && errno == EINTR) {
+    }
+    if (pe < 0) {
+        ush_tp_fatal("a peer stopped answering (%s: %s), and no launcher ended the job within "
+                     "%d s: a PE died, or its node or the network failed", op,
+                     ucs_status_string(st), USH_TP_PEER_LOST_WAIT_S);
+    }
+    char host[64], on[80] = "";
+    ush_tp_bootstrap_hostname(pe, host, sizeof(host));
+    if (host[0]) snprintf(on, sizeof(on), " (on %s)", host);
+    ush_tp_fatal("PE %d%s stopped answering (%s to it: %s), and no launcher ended the job "
+                 "within %d s: it died, or its node or the network failed", pe, on, op,
+                 ucs_status_string(st), USH_TP_PEER_LOST_WAIT_S);
+}
+
 __thread int  ush_tp_log_capture;
 __thread char ush_tp_log_capture_buf[256];
 
@@ -72,7 +114,26 @@ static ucs_log_func_rc_t ush_tp_log_handler(const char *file, unsigned line,
                                             const char *message, va_list ap)
 {
     (void)file, (void)line, (void)function, (void)comp;
-    if (!ush_tp_log_capture) return UCS_LOG_FUNC_RC_CONTINUE;
+    if (!ush_tp_log_capture) {
+        /* A peer that stopped answering makes UCX print a line per
+         * request it fails ("error during flush: Endpoint timeout"), often
+         * dozens, while the launcher ends the job: the failure reaches us
+         * too, and ush_tp_fatal_op says it once, if it must. */
+        if (level <= UCS_LOG_LEVEL_ERROR) {
+            static const ucs_status_t lost[] = { UCS_ERR_ENDPOINT_TIMEOUT,
+                                                 UCS_ERR_CONNECTION_RESET,
+                                                 UCS_ERR_UNREACHABLE };
+            char    text[256];
+            va_list copy;
+            va_copy(copy, ap);
+            vsnprintf(text, sizeof(text), message, copy);
+            va_end(copy);
+            for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++) {
+                if (strstr(text, ucs_status_string(lost[i]))) return UCS_LOG_FUNC_RC_STOP;
+            }
+        }
+        return UCS_LOG_FUNC_RC_CONTINUE;
+    }
     if (level <= UCS_LOG_LEVEL_ERROR && !ush_tp_log_capture_buf[0]) {
         vsnprintf(ush_tp_log_capture_buf, sizeof(ush_tp_log_capture_buf), message, ap);
     }
@@ -774,7 +835,7 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
         };
         ucs_status_t st = ucp_ep_create(c->worker, &ep_params, &ep);
         if (st != UCS_OK) {
-            ush_tp_fatal("ucp_ep_create to PE %d: %s", pe, ucs_status_string(st));
+            ush_tp_fatal_op("ucp_ep_create", pe, st);
         }
         ush_tp_ep_check_order(ep, pe);
         /* The list first: a quiet that finds the endpoint must find it

@@ -161,6 +161,11 @@ extern unsigned long ush_tp_progress_calls;
 
 /* "ushmem: PE <n>: <message>" and the whole job ends. */
 void ush_tp_fatal(const char *fmt, ...) __attribute__((noreturn, cold, format(printf, 1, 2)));
+/* Operation op to pe (-1: to some peer, a flush) failed with st. When st
+ * says the peer stopped answering, the launcher is given a few seconds to
+ * end the job first (ucx.c says why); then, or at once for other
+ * failures, as ush_tp_fatal. */
+void ush_tp_fatal_op(const char *op, int pe, ucs_status_t st) __attribute__((noreturn, cold));
 /* Remember the reason of a failure for ush_tp_strerror(). */
 void ush_tp_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -210,6 +215,9 @@ ush_tp_status_t ush_tp_bootstrap_lookup_nb(const char *key, int pe,
 ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *arg);
 /* The job's PMIx namespace ("" before PMIx_Init). */
 const char     *ush_tp_bootstrap_nspace(void);
+/* The name of the node PE pe runs on into buf, or "" when PMIx does not
+ * say. */
+void            ush_tp_bootstrap_hostname(int pe, char *buf, size_t len);
 
 /* A worker in thread mode *mode, lowered to what UCX provides. */
 ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out);

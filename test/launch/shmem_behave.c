@@ -29,6 +29,8 @@
  *          spins in shmem_wait_until on a variable nobody sets, the others
  *          in a shmem_barrier_all it never joins (only the launcher, or its
  *          loss, ends the job)
+ *   shmem_behave put-loop                 every PE puts 8 KiB to both its
+ *          neighbours and quiets, for ever (a peer's death ends the job)
  *   shmem_behave clock                    print CLOCK_MONOTONIC in ns (no
  *                                         shmem_init): the scripts' clock
  *   shmem_behave hog RANK MIB             PE RANK writes MIB MiB of malloc()
@@ -230,6 +232,17 @@ int main(int argc, char **argv)
         }
         fprintf(stderr, "PE %d: returned from a wait that cannot end\n", me);
         return 90;
+    }
+    if (strcmp(mode, "put-loop") == 0) {
+        static long box[1024];
+        long        src[1024] = { 0 };
+        write_pid("ready");
+        for (long i = 0;; i++) { /* only a peer's death (or the launcher) ends it */
+            src[0] = i;
+            shmem_long_put(box, src, 1024, (me + 1) % npes);
+            shmem_long_put(box, src, 1024, (me + npes - 1) % npes);
+            shmem_quiet();
+        }
     }
     if (strcmp(mode, "stuck") == 0) {
         write_pid("ready");
