@@ -230,7 +230,7 @@ static void bcast_pull(const ush_coll_sync_t *s, void *dest, const void *src, si
                        int root)
 {
     int    n = s->set.size, me = s->set.me;
-    size_t off;
+    size_t off = 0; /* set by ush_seg_find where seg >= 0, its only use */
 
     if (me != root) {
         ush_coll_count(s, USH_W_CNT_READY, root);
