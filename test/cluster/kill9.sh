@@ -47,13 +47,28 @@ elapsed=$((($(date +%s%N) - t0) / 1000000))
 sed 's/^/  | /' "$out" | head -n 40
 cl_say "exit status $status, $elapsed ms after kill -9 of PE $rank (pid $victim)"
 
-[ "$status" -eq 137 ] || cl_die "exit status $status, expected 137 (the killed PE's)"
 case $launch in
     srun-netns) grep -Eq "task $rank: Killed" "$out" || cl_die "srun did not name task $rank" ;;
     *) grep -Eq "process rank $rank with PID $victim on node .* exited on signal 9" "$out" ||
         cl_die "mpirun did not name rank $rank" ;;
 esac
-if grep -Eq 'UCX +ERROR|^ushmem:' "$out"; then
-    cl_die "lines of UCX or of the library about a death the launcher reports"
+# UCX 1.13 aborts a process whose answer to an emulated put (TCP) finds
+# the asker gone, as the launcher ends the PEs one by one: "Fatal:
+# unexpected error: Endpoint timeout" from ucp_put_handler, then SIGABRT
+# (134). Seen in 1 run of 3 beside 4 busy loops, never on a quiet
+# machine; the library cannot intercept it (docs/launching.md). Anything
+# else of UCX's or ours fails, as does another status.
+ucx_abort='ucp_request.inl:[0-9]+ +Fatal: unexpected error: Endpoint timeout'
+if grep -Eq "$ucx_abort" "$out"; then
+    cl_say "UCX aborted a PE whose peer was already gone (known, see above)"
+    [ "$status" -eq 137 ] || [ "$status" -eq 134 ] ||
+        cl_die "exit status $status, expected 137 (or UCX's 134)"
+    grep -Ev "$ucx_abort|^  *[0-9]+  .*\]$|==== backtrace|^=+$|^ushmem: PE [0-9]+: killed by SIGABRT; the job ends$" \
+        "$out" | grep -Eq 'UCX +ERROR|^ushmem:' &&
+        cl_die "lines of UCX or of the library about a death the launcher reports"
+else
+    [ "$status" -eq 137 ] || cl_die "exit status $status, expected 137 (the killed PE's)"
+    grep -Eq 'UCX +ERROR|^ushmem:|Fatal' "$out" &&
+        cl_die "lines of UCX or of the library about a death the launcher reports"
 fi
 cl_nodes_clean "$allowed"
