@@ -148,73 +148,6 @@ static ucs_log_func_rc_t ush_tp_log_handler(const char *file, unsigned line,
         }                                                                          \
     } while (0)
 
-ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
-{
-    ucp_config_t *config;
-    ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
-    USH_TP_UCX_CHECK("ucp_config_read", st);
-    /* UCX's shared-memory transport sysv takes System V segments for each
-     * worker's receive FIFO, and kernel.shmmni caps them for the whole
-     * node (4096 by default: a few hundred PEs with contexts). Its posix
-     * twin does the same job on unlinked files in /dev/shm. Node-local
-     * RMA and atomics go through our own mappings, so its receive pool
-     * need not start at 4 MiB a worker: 128 buffers (1 MiB) start it,
-     * and it grows when used. A user's UCX_TLS or pool size rules. */
-    if (getenv("UCX_TLS") == NULL) {
-        st = ucp_config_modify(config, "TLS", "^sysv");
-        if (st == UCS_OK && getenv("UCX_MM_RX_BUFS_GROW") == NULL &&
-            getenv("UCX_POSIX_RX_BUFS_GROW") == NULL) {
-            st = ucp_config_modify(config, "MM_RX_BUFS_GROW", "128");
-        }
-        if (st != UCS_OK) ucp_config_release(config);
-        USH_TP_UCX_CHECK("ucp_config_modify", st);
-    }
-    ucp_params_t params = {
-        .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
-                             UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
-        /* Active messages only where the collectives send them: to
-         * other nodes (am_signal.c). */
-        .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                             (ush_tp_job.num_nodes > 1 ? UCP_FEATURE_AM : 0) |
-                             (progress_thread ? UCP_FEATURE_WAKEUP : 0),
-        .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
-        .estimated_num_eps = (size_t)ush_tp_job.size,
-    };
-    st = ucp_init(&params, config, &ush_tp.context);
-    ucp_config_release(config);
-    USH_TP_UCX_CHECK("ucp_init", st);
-    /* Installed once, for the library's lifetime: pushing and popping
-     * around each attempt would race with other threads' UCX calls. */
-    ucs_log_push_handler(ush_tp_log_handler);
-    ush_tp_sighup_default();
-
-    /* The progress thread shares the default worker with the program's
-     * threads, so that worker must be thread-safe whatever the program
-     * asked for. */
-    ush_tp_thread_t mode = progress_thread ? USH_TP_THREAD_MULTI : thread_mode;
-    ucp_worker_h    worker;
-    ush_tp_status_t ret = ush_tp_worker_create(&mode, &worker);
-    if (ret != USH_TP_OK) return ret;
-    ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
-    if (ush_tp_job.num_nodes > 1 &&
-        ((ret = ush_tp_am_init(worker)) != USH_TP_OK || (ret = ush_tp_eager_init(worker)) != USH_TP_OK))
-        return ret;
-    ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
-
-    /* A small record per peer, filled on first use: a PE reads a peer's
-     * wire-up data, makes its endpoint and maps its memory only if it
-     * talks to it, so start-up costs the same at any job size. */
-    ush_tp.peers       = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
-    ush_tp_map         = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
-    ush_tp.map_pending = calloc((size_t)ush_tp_job.size, 1);
-    if (!ush_tp.peers || !ush_tp_map || !ush_tp.map_pending) return USH_TP_ERR_NOMEM;
-    pthread_mutex_init(&ush_tp.peer_lock, NULL);
-    pthread_mutex_init(&ush_tp.map_lock, NULL);
-
-    ush_tp_ctx_default = &ush_tp_ctx_default_obj;
-    return ush_tp_ctx_init(ush_tp_ctx_default, worker, mode);
-}
-
 /* The reason a worker could not be made, with what UCX's status does not
  * say: its first log message, and the limit that ran out when we can
  * tell which (file descriptors, or room in /dev/shm for the receive
@@ -246,7 +179,9 @@ static void ush_tp_worker_explain(ucs_status_t st)
                      ush_tp_log_capture_buf[0] ? ")" : "", limit);
 }
 
-ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out)
+/* A worker in *mode, or UCX's reason why not; *mode becomes the thread
+ * mode the worker really has. */
+static ucs_status_t ush_tp_worker_open(ush_tp_thread_t *mode, ucp_worker_h *worker_out)
 {
     static const ucs_thread_mode_t modes[] = {
         [USH_TP_THREAD_SINGLE]     = UCS_THREAD_MODE_SINGLE,
@@ -261,10 +196,7 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
     ush_tp_log_capture        = 1;
     ucs_status_t st           = ucp_worker_create(ush_tp.context, &wparams, worker_out);
     ush_tp_log_capture        = 0;
-    if (st != UCS_OK) {
-        ush_tp_worker_explain(st);
-        return USH_TP_ERR_UCX;
-    }
+    if (st != UCS_OK) return st;
     /* Its receive FIFOs are System V segments only when the user's
      * UCX_TLS brought the sysv transport back (ush_tp_init); only then is
      * the kernel's segment table worth a walk. */
@@ -276,14 +208,116 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
     st = ucp_worker_query(*worker_out, &attr);
     if (st != UCS_OK) {
         ucp_worker_destroy(*worker_out);
-        USH_TP_UCX_CHECK("ucp_worker_query", st);
+        return st;
     }
     if (attr.thread_mode == UCS_THREAD_MODE_SINGLE) {
         *mode = USH_TP_THREAD_SINGLE;
     } else if (attr.thread_mode == UCS_THREAD_MODE_SERIALIZED && *mode == USH_TP_THREAD_MULTI) {
         *mode = USH_TP_THREAD_SERIALIZED;
     }
+    return UCS_OK;
+}
+
+ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker_out)
+{
+    ucs_status_t st = ush_tp_worker_open(mode, worker_out);
+    if (st != UCS_OK) {
+        ush_tp_worker_explain(st);
+        return USH_TP_ERR_UCX;
+    }
     return USH_TP_OK;
+}
+
+/* A UCX context over the devices present now, with this library's
+ * defaults where the user's UCX_* variables leave them open. */
+static ucs_status_t ush_tp_context_open(ush_tp_thread_t thread_mode, int progress_thread)
+{
+    ucp_config_t *config;
+    ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
+    if (st != UCS_OK) return st;
+    /* UCX's shared-memory transport sysv takes System V segments for each
+     * worker's receive FIFO, and kernel.shmmni caps them for the whole
+     * node (4096 by default: a few hundred PEs with contexts). Its posix
+     * twin does the same job on unlinked files in /dev/shm. Node-local
+     * RMA and atomics go through our own mappings, so its receive pool
+     * need not start at 4 MiB a worker: 128 buffers (1 MiB) start it,
+     * and it grows when used. A user's UCX_TLS or pool size rules. */
+    if (getenv("UCX_TLS") == NULL) {
+        st = ucp_config_modify(config, "TLS", "^sysv");
+        if (st == UCS_OK && getenv("UCX_MM_RX_BUFS_GROW") == NULL &&
+            getenv("UCX_POSIX_RX_BUFS_GROW") == NULL) {
+            st = ucp_config_modify(config, "MM_RX_BUFS_GROW", "128");
+        }
+    }
+    ucp_params_t params = {
+        .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
+                             UCP_PARAM_FIELD_ESTIMATED_NUM_EPS,
+        /* Active messages only where the collectives send them: to
+         * other nodes (am_signal.c). */
+        .features          = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                             (ush_tp_job.num_nodes > 1 ? UCP_FEATURE_AM : 0) |
+                             (progress_thread ? UCP_FEATURE_WAKEUP : 0),
+        .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
+        .estimated_num_eps = (size_t)ush_tp_job.size,
+    };
+    if (st == UCS_OK) st = ucp_init(&params, config, &ush_tp.context);
+    ucp_config_release(config);
+    return st;
+}
+
+/* Times the context is made again when a device vanished under it. */
+#define USH_TP_INIT_TRIES 8
+
+ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
+{
+    /* Installed once, for the library's lifetime: pushing and popping
+     * around each attempt would race with other threads' UCX calls. */
+    ucs_log_push_handler(ush_tp_log_handler);
+    ush_tp_sighup_default();
+
+    ush_tp_thread_t mode;
+    ucp_worker_h    worker;
+    ucs_status_t    st;
+    ush_tp_status_t ret;
+    /* ucp_init lists the network interfaces; ucp_worker_create opens
+     * each. One that goes away between the two (a container's veth pair,
+     * a bridge being torn down: common on nodes that run containers)
+     * fails the worker with "No such device", and the next listing no
+     * longer has it. */
+    for (int tries = 1;; tries++) {
+        st = ush_tp_context_open(thread_mode, progress_thread);
+        USH_TP_UCX_CHECK("ucp_init", st);
+        /* The progress thread shares the default worker with the
+         * program's threads, so that worker must be thread-safe whatever
+         * the program asked for. */
+        mode = progress_thread ? USH_TP_THREAD_MULTI : thread_mode;
+        st   = ush_tp_worker_open(&mode, &worker);
+        if (st != UCS_ERR_NO_DEVICE || tries == USH_TP_INIT_TRIES) break;
+        ucp_cleanup(ush_tp.context);
+        usleep(1000u * tries);
+    }
+    if (st != UCS_OK) {
+        ush_tp_worker_explain(st);
+        return USH_TP_ERR_UCX;
+    }
+    ush_tp_progress_mt = mode == USH_TP_THREAD_MULTI;
+    if (ush_tp_job.num_nodes > 1 &&
+        ((ret = ush_tp_am_init(worker)) != USH_TP_OK || (ret = ush_tp_eager_init(worker)) != USH_TP_OK))
+        return ret;
+    ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
+
+    /* A small record per peer, filled on first use: a PE reads a peer's
+     * wire-up data, makes its endpoint and maps its memory only if it
+     * talks to it, so start-up costs the same at any job size. */
+    ush_tp.peers       = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
+    ush_tp_map         = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
+    ush_tp.map_pending = calloc((size_t)ush_tp_job.size, 1);
+    if (!ush_tp.peers || !ush_tp_map || !ush_tp.map_pending) return USH_TP_ERR_NOMEM;
+    pthread_mutex_init(&ush_tp.peer_lock, NULL);
+    pthread_mutex_init(&ush_tp.map_lock, NULL);
+
+    ush_tp_ctx_default = &ush_tp_ctx_default_obj;
+    return ush_tp_ctx_init(ush_tp_ctx_default, worker, mode);
 }
 
 ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thread_t mode)
