@@ -33,27 +33,23 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
  * process that ran a whole time slice: one that computes (another job's,
  * or a peer in a long loop), not a waiter like us. */
 #define USH_TP_YIELD_LOST_US 2000
-/* Two such yields this close together mean such a process is there; one
- * alone is as likely another job's burst, or a daemon's, that is already
- * over (8 PEs on 2 cores: one lost yield in a 20 ms stretch of barriers
- * made the rest of it nap, 82-85 us a barrier against 12-19). */
+/* Two such yields this close together, on a machine with more runnable
+ * tasks than cores, mean such a process is there; one alone is as likely
+ * another job's burst, or a daemon's, that is already over (8 PEs on 2
+ * cores: one lost yield in a 20 ms stretch of barriers made the rest of it
+ * nap, 82-85 us a barrier against 12-19). Whose the process is cannot be
+ * told from the count of runnable tasks: PEs that nap are not in it, so
+ * beside 4 busy loops 16 napping PEs count fewer than themselves (a test
+ * against the node's PE count let them go on yielding: a ring reduction
+ * at 16 PEs took 150 ms a call, against 11 holding). Among our PEs alone
+ * a hold costs little: 8 PEs on 2 cores, barrier 10-12 us against 10-11. */
 #define USH_TP_YIELD_LOST_AGAIN_US 20000
 /* How long every wait of this process then naps instead of yielding,
  * before one yield tries again. */
 #define USH_TP_NAP_HOLD_US 50000
 
-/* Whether more tasks are runnable on this machine than this node's PEs
- * and one more: only then can a lost yield have gone to a process that is
- * not one of ours. Our PEs alone take the core from a yielding waiter for
- * milliseconds too: to Linux's EEVDF scheduler each yield pushes the
- * waiter's deadline back by a slice, so a PE that yielded through a long
- * wait is picked last for a while after (4 PEs on 2 cores, alltoall of
- * 256 KiB: a dozen 2-4 ms losses a second, and holds that made it 74 us a
- * call against 59). The one spare task is what runs briefly beside a job
- * (a daemon's tick, the launcher's relay). Beside busy loops the count is
- * above the bound and the holds are set as before. /proc/loadavg's fourth
- * field counts the running tasks, this one included; it is read only after
- * a second lost yield, and unreadable, it counts as someone else. */
+/* The tasks runnable on this machine now, this one included: the fourth
+ * field of /proc/loadavg ("0.52 0.58 0.59 3/467 12345"); -1 unreadable. */
 static long ush_tp_running_tasks(void)
 {
     char buf[128];
@@ -64,15 +60,8 @@ static long ush_tp_running_tasks(void)
     close(fd);
     if (len <= 0) return -1;
     buf[len] = '\0';
-    /* "0.52 0.58 0.59 3/467 12345" */
     if (sscanf(buf, "%*s %*s %*s %ld/", &running) != 1) return -1;
     return running;
-}
-
-static int ush_tp_others_running(void)
-{
-    long running = ush_tp_running_tasks();
-    return running < 0 || running > ush_tp_job.local_size + 1;
 }
 
 int ush_tp_yield, ush_tp_yield_at_once, ush_tp_npus;
@@ -140,8 +129,7 @@ void ush_tp_idle(unsigned step)
     uint64_t per_us = ush_arch_ticks_per_us();
     if (after - now > USH_TP_YIELD_LOST_US * per_us) {
         uint64_t last = __atomic_exchange_n(&ush_tp_yield_lost_at, after, __ATOMIC_RELAXED);
-        if (last != 0 && now < last + USH_TP_YIELD_LOST_AGAIN_US * per_us &&
-            ush_tp_others_running()) {
+        if (last != 0 && now < last + USH_TP_YIELD_LOST_AGAIN_US * per_us && ush_tp_crowded()) {
             uint64_t until = after + USH_TP_NAP_HOLD_US * per_us;
             __atomic_store_n(&ush_tp_nap_until, until, __ATOMIC_RELAXED);
             /* The yield that tries again after the hold counts as the
