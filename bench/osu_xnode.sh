@@ -32,6 +32,8 @@ export LC_ALL=C
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
+# shellcheck source=osu_lib.sh
+. "$SCRIPT_DIR/osu_lib.sh"
 
 BENCH_NAME=osu_xnode.sh
 CLUSTER_TOOL=${CLUSTER_TOOL:-$SCRIPT_DIR/../test/cluster/tools/netns-cluster}
@@ -115,15 +117,6 @@ die() {
 }
 
 # ---------------------------------------------------------------- parsing
-# parse_osu FILE: "SIZE USEC" for each result line of an OSU OpenSHMEM
-# latency program ("SIZE  AVG [MIN MAX ITERS]"; '#' lines are headers);
-# SIZE is "-" for osu_oshm_barrier, whose lines hold no size ("  AVG").
-parse_osu() {
-    awk '/^#/ { next }
-         NF == 1 && $1 ~ /^[0-9]+(\.[0-9]+)?$/ { print "-", $1; next }
-         NF >= 2 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+(\.[0-9]+)?$/ { print $1, $2 }' "$1"
-}
-
 # sizes_of PROG: the sizes the table shows for PROG ("-" for the barrier).
 sizes_of() {
     local s
@@ -157,12 +150,6 @@ table() {
             printf '%-10s %8s %12s %12s %8s\n' "$p" "$s" "$u" "$o" "$(ratio "$u" "$o")"
         done
     done
-}
-
-# median2: median() of lib.sh to two places (OSU prints two), of the
-# first field of each line.
-median2() {
-    awk '{ print $1 }' | median 2
 }
 
 self_test() {
@@ -335,49 +322,9 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 # ---------------------------------------------------------------- build
-# build_osu LIB OSHCC: unpack, regenerate, configure and build OSU's
-# c/openshmem programs of PROGS with OSHCC in WORKDIR/osu-LIB; log in
-# WORKDIR/build-LIB.log.
-build_osu() {
-    local lib=$1 cc=$2 dir=$WORKDIR/osu-$1
-    mkdir -p "$dir" &&
-    (
-        set -e
-        cd "$dir"
-        echo "+ tar xzf $OSU"
-        tar xzf "$OSU" --strip-components=1
-        echo "+ autoreconf -fi"
-        autoreconf -fi
-        echo "+ ./configure CC=$cc"
-        ./configure CC="$cc"
-        # The programs run here only: the other nine would double the time.
-        echo "+ make -C c/openshmem $TARGETS"
-        # shellcheck disable=SC2086  # TARGETS: names, split on purpose
-        make -j"$(nproc 2>/dev/null || echo 2)" -C c/openshmem $TARGETS
-        for p in $PROGS; do [ -x "c/openshmem/osu_oshm_$p" ]; done
-    ) >"$WORKDIR/build-$lib.log" 2>&1
-}
-
 echo "building OSU's c/openshmem with ushmem ($PREFIX/bin/oshcc) and Open MPI ($OMPI_OSHCC) ..."
 B0=$(now_us)
-# The two builds at once: configure is mostly waiting on one core.
-set -m
-build_osu ushmem "$PREFIX/bin/oshcc" &
-USH_BUILD=$!
-build_osu ompi "$OMPI_OSHCC" &
-OMPI_BUILD=$!
-set +m
-BUILD_PIDS="$USH_BUILD $OMPI_BUILD"
-wait "$USH_BUILD"; USH_RC=$?
-wait "$OMPI_BUILD"; OMPI_RC=$?
-BUILD_PIDS=""
-for lib in ushmem ompi; do
-    rc=$USH_RC; [ "$lib" = ompi ] && rc=$OMPI_RC
-    if [ "$rc" -ne 0 ]; then
-        tail -n 30 "$WORKDIR/build-$lib.log" | sed 's/^/    /' >&2
-        die "building OSU with $lib's oshcc failed (log above; --keep keeps $WORKDIR/build-$lib.log)"
-    fi
-done
+build_osu_both "$PREFIX/bin/oshcc" "$OMPI_OSHCC"
 B1=$(now_us)
 USH_DIR=$WORKDIR/osu-ushmem/c/openshmem
 OMPI_DIR=$WORKDIR/osu-ompi/c/openshmem
