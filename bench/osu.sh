@@ -224,15 +224,7 @@ if [ -n "$SIZES" ]; then
     { [ -n "$MIN_SIZE" ] && [ -n "$MAX_SIZE" ] && [ "$MIN_SIZE" -le "$MAX_SIZE" ]; } ||
         die "--sizes takes MIN:MAX in bytes (k, m suffixes), not '$SIZES'"
 fi
-PROGS=""
-TARGETS=""
-for p in $ONLY; do
-    case " $ALL_PROGS " in *" $p "*) ;; *) die "--only takes programs of: $ALL_PROGS; not '$p'" ;; esac
-done
-for p in $ALL_PROGS; do
-    case " $ONLY " in *" $p "*) PROGS=$PROGS${PROGS:+ }$p; TARGETS=$TARGETS${TARGETS:+ }osu_oshm_$p ;; esac
-done
-[ -n "$PROGS" ] || die "--only names no program"
+select_progs
 
 [ -n "$OSU" ] || die "give the OSU Micro-Benchmarks 7.4 tarball: --osu TARBALL (or OSU_TARBALL=...)"
 { [ -f "$OSU" ] && [ -r "$OSU" ]; } || die "--osu '$OSU' is not a readable file"

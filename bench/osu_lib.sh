@@ -20,6 +20,22 @@ median2() {
     awk '{ print $1 }' | median 2
 }
 
+# select_progs: PROGS, the programs of ONLY in the order of ALL_PROGS,
+# each once, and TARGETS, their make targets; die() on a name that is not
+# in ALL_PROGS, or on none.
+select_progs() {
+    local p
+    for p in $ONLY; do
+        case " $ALL_PROGS " in *" $p "*) ;; *) die "--only takes programs of: $ALL_PROGS; not '$p'" ;; esac
+    done
+    PROGS=""
+    TARGETS=""
+    for p in $ALL_PROGS; do
+        case " $ONLY " in *" $p "*) PROGS=$PROGS${PROGS:+ }$p; TARGETS=$TARGETS${TARGETS:+ }osu_oshm_$p ;; esac
+    done
+    [ -n "$PROGS" ] || die "--only names no program"
+}
+
 # build_osu LIB OSHCC: unpack the tarball OSU, regenerate, configure and
 # build the c/openshmem programs TARGETS (make targets; PROGS: their names
 # without osu_oshm_, each checked) with OSHCC in WORKDIR/osu-LIB; log in

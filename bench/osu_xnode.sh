@@ -236,16 +236,7 @@ case $LAUNCHER in
     *)           die "--launcher takes mpirun, srun or both, not '$LAUNCHER'" ;;
 esac
 has_series() { case " $SERIES " in *" $1 "*) return 0 ;; esac; return 1; }
-[ -n "${ONLY// /}" ] || die "--only names no program"
-for p in $ONLY; do
-    case " $ALL_PROGS " in *" $p "*) ;; *) die "--only takes programs of: $ALL_PROGS; not '$p'" ;; esac
-done
-# In the order of ALL_PROGS, each once; TARGETS: their make targets.
-PROGS=""
-TARGETS=""
-for p in $ALL_PROGS; do
-    case " $ONLY " in *" $p "*) PROGS=$PROGS${PROGS:+ }$p; TARGETS=$TARGETS${TARGETS:+ }osu_oshm_$p ;; esac
-done
+select_progs
 
 [ -n "$OSU" ] || die "give the OSU Micro-Benchmarks 7.4 tarball: --osu TARBALL (or OSU_TARBALL=...)"
 { [ -f "$OSU" ] && [ -r "$OSU" ]; } || die "--osu '$OSU' is not a readable file"
