@@ -41,7 +41,7 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
  * told from the count of runnable tasks: PEs that nap are not in it, so
  * beside 4 busy loops 16 napping PEs count fewer than themselves (a test
  * against the node's PE count let them go on yielding: a ring reduction
- * at 16 PEs took 150 ms a call, against 11 holding). Among our PEs alone
+ * at 16 PEs took 150 ms a call, against 11-15 holding). Among our PEs alone
  * a hold costs little: 8 PEs on 2 cores, barrier 10-12 us against 10-11. */
 #define USH_TP_YIELD_LOST_AGAIN_US 20000
 /* How long every wait of this process then naps instead of yielding,

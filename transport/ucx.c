@@ -230,11 +230,11 @@ ush_tp_status_t ush_tp_worker_create(ush_tp_thread_t *mode, ucp_worker_h *worker
 
 /* A UCX context over the devices present now, with this library's
  * defaults where the user's UCX_* variables leave them open. */
-static ucs_status_t ush_tp_context_open(ush_tp_thread_t thread_mode, int progress_thread)
+static ush_tp_status_t ush_tp_context_open(ush_tp_thread_t thread_mode, int progress_thread)
 {
     ucp_config_t *config;
     ucs_status_t  st = ucp_config_read(NULL, NULL, &config);
-    if (st != UCS_OK) return st;
+    USH_TP_UCX_CHECK("ucp_config_read", st);
     /* UCX's shared-memory transport sysv takes System V segments for each
      * worker's receive FIFO, and kernel.shmmni caps them for the whole
      * node (4096 by default: a few hundred PEs with contexts). Its posix
@@ -248,6 +248,8 @@ static ucs_status_t ush_tp_context_open(ush_tp_thread_t thread_mode, int progres
             getenv("UCX_POSIX_RX_BUFS_GROW") == NULL) {
             st = ucp_config_modify(config, "MM_RX_BUFS_GROW", "128");
         }
+        if (st != UCS_OK) ucp_config_release(config);
+        USH_TP_UCX_CHECK("ucp_config_modify", st);
     }
     ucp_params_t params = {
         .field_mask        = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
@@ -260,9 +262,10 @@ static ucs_status_t ush_tp_context_open(ush_tp_thread_t thread_mode, int progres
         .mt_workers_shared = thread_mode == USH_TP_THREAD_MULTI || progress_thread,
         .estimated_num_eps = (size_t)ush_tp_job.size,
     };
-    if (st == UCS_OK) st = ucp_init(&params, config, &ush_tp.context);
+    st = ucp_init(&params, config, &ush_tp.context);
     ucp_config_release(config);
-    return st;
+    USH_TP_UCX_CHECK("ucp_init", st);
+    return USH_TP_OK;
 }
 
 /* Times the context is made again when a device vanished under it. */
@@ -285,8 +288,7 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
      * fails the worker with "No such device", and the next listing no
      * longer has it. */
     for (int tries = 1;; tries++) {
-        st = ush_tp_context_open(thread_mode, progress_thread);
-        USH_TP_UCX_CHECK("ucp_init", st);
+        if ((ret = ush_tp_context_open(thread_mode, progress_thread)) != USH_TP_OK) return ret;
         /* The progress thread shares the default worker with the
          * program's threads, so that worker must be thread-safe whatever
          * the program asked for. */
