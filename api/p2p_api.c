@@ -171,6 +171,7 @@ static int ush_test(const char *routine, ush_p2p_pred_t pred, void *ivar, size_t
     ush_p2p_enter(routine, cmp, ivar, 1, size);
     if (pred(ivar, 0, cmp, value, 0)) {
         ush_p2p_acquire();
+        ush_poll_hit();
         return 1;
     }
     ush_poll_step();
@@ -191,6 +192,7 @@ static int ush_test_all(const char *routine, ush_p2p_pred_t pred, void *ivars, s
         }
     }
     ush_p2p_acquire();
+    ush_poll_hit();
     return 1;
 }
 
@@ -205,6 +207,7 @@ static size_t ush_test_any(const char *routine, ush_p2p_pred_t pred, void *ivars
         ush_poll_step();
     } else {
         ush_p2p_acquire();
+        ush_poll_hit();
     }
     return i;
 }
@@ -220,6 +223,7 @@ static size_t ush_test_some(const char *routine, ush_p2p_pred_t pred, void *ivar
         ush_poll_step();
     } else {
         ush_p2p_acquire();
+        ush_poll_hit();
     }
     return n;
 }

@@ -70,6 +70,7 @@ static void barrier_signal(const ush_coll_set_t *set, uint64_t *flags, int word,
 
     if (map != NULL) {
         __atomic_store_n(map, s, __ATOMIC_RELEASE);
+        ush_wake(pe);
         return;
     }
     ush_put_add_own(NULL, NULL, 0, &flags[word], 1, pe);

@@ -205,6 +205,7 @@ static inline void ush_coll_slot_send_tag(const ush_coll_sync_t *s, int word, co
     if (r != NULL) {
         if (bytes) memcpy(r + 1, p, bytes);
         __atomic_store_n(r, tag, __ATOMIC_RELEASE);
+        ush_wake(pe);
         return;
     }
     /* The slot is empty (0), so adding the tag sets it: payload and tag

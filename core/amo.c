@@ -74,7 +74,11 @@ uint64_t ush_amo_fetch(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t va
     int    seg;
     size_t off;
     char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
-    if (map) return ush_cpu_amo(map + off, op, value, cond, size);
+    if (map) {
+        uint64_t old = ush_cpu_amo(map + off, op, value, cond, size);
+        if (op != USH_AMO_FETCH) ush_wake(pe);
+        return old;
+    }
     return ush_tp_amo_fetch(ctx->tp, ush_amo_tp_op[op], pe, seg, off,
                             op == USH_AMO_FETCH ? 0 : value, cond, size);
 }
@@ -87,6 +91,7 @@ void ush_amo_post(shmem_ctx_t ctx, ush_amo_op_t op, void *dest, uint64_t value, 
     char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
     if (map) {
         (void)ush_cpu_amo(map + off, op, value, 0, size);
+        ush_wake(pe);
         return;
     }
     ush_tp_amo_post(ctx->tp, ush_amo_tp_op[op], pe, seg, off, value, size);
@@ -100,6 +105,7 @@ void ush_amo_fetch_nbi(shmem_ctx_t ctx, ush_amo_op_t op, void *fetch, void *dest
     char  *map = ush_amo_target(ctx, dest, size, &pe, &seg, &off);
     if (map) {
         ush_bits_store(fetch, ush_cpu_amo(map + off, op, value, cond, size), size);
+        if (op != USH_AMO_FETCH) ush_wake(pe);
         return;
     }
     ush_tp_amo_fetch_nbi(ctx->tp, ush_amo_tp_op[op], pe, seg, off,

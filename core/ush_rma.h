@@ -153,6 +153,17 @@ void ush_wait_beacon_exiting(void);
  * program's own loop repeats it, so a thread-local count that restarts
  * after a pause between calls stands for the wait's. */
 void ush_poll_step(void);
+/* A poll that succeeded: the program's loop is not waiting, whatever its
+ * other polls find (a loop that serves several inboxes while it sends
+ * fails most of its polls and still makes progress), so the next failed
+ * poll starts a wait of its own, spinning. */
+void ush_poll_hit(void);
+
+/* After an atomic on a mapped peer (a signal, a flag, a credit handed
+ * back): wakes pe's waits if they nap on their doorbell (transport's
+ * ush_tp_doorbell), at the cost of one load of pe's word when they do
+ * not. */
+void ush_wake(int pe);
 
 /* Local address of pe's copy of the symmetric object at addr, or NULL when
  * it cannot be reached with loads and stores (shmem_ptr semantics). */

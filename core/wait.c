@@ -14,6 +14,7 @@
 #include "ush_fault.h"
 #include "ush_hang.h"
 #include "ush_rma.h"
+#include "ush_symm.h"
 #include "transport/ush_tp.h"
 #include "arch/ush_arch.h"
 
@@ -53,17 +54,40 @@ uint64_t       *ush_wait_beacon;
 static int      ush_wait_exiting;
 static unsigned ush_wait_serial; /* atomic: the last serial handed out */
 
+/* The doorbell's offset in every PE's heap segment; 0: none yet. */
+static size_t ush_wait_doorbell_off;
+
 void ush_wait_beacon_init(void)
 {
     ush_wait_beacon  = ush_symm_internal_alloc(64); /* a line of its own */
     /* A plain store: peers read beacons only when exiting, after
      * shmem_init's closing barrier, whose release/acquire publishes it. */
     *ush_wait_beacon = 0;
+    /* A line of its own too: peers read it after each atomic they send
+     * here, while this PE's waits write the beacon at every step. */
+    uint32_t *bell = ush_symm_internal_alloc(64);
+    *bell          = 0;
+    ush_wait_doorbell_off = (uintptr_t)bell - ush_seg[USH_SEG_HEAP].base;
+    ush_tp_doorbell       = bell;
 }
 
 void ush_wait_beacon_fini(void)
 {
-    ush_wait_beacon = NULL; /* the heap goes away */
+    ush_wait_beacon       = NULL; /* the heap goes away */
+    ush_tp_doorbell       = NULL;
+    ush_wait_doorbell_off = 0;
+}
+
+void ush_wake(int pe)
+{
+    size_t off = ush_wait_doorbell_off;
+    if (off == 0) return;
+    char *base = ush_tp_mapped(pe, USH_SEG_HEAP);
+    if (base == NULL) return;
+    uint32_t *bell = (uint32_t *)(base + off);
+    /* seq_cst: after the caller's signal (a plain load on x86, ldar after
+     * the signal's stlr on aarch64). A wake missed costs one whole nap. */
+    if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) != 0) ush_tp_ring(bell);
 }
 
 void ush_wait_beacon_exiting(void)
@@ -122,13 +146,24 @@ void ush_wait_step(ush_wait_t *w)
     ush_tp_idle(step);
 }
 
+/* The program's poll loop, as one wait: its failed polls so far, and
+ * when the last one was. */
+static __thread uint64_t   ush_poll_last;
+static __thread ush_wait_t ush_poll;
+
 void ush_poll_step(void)
 {
-    static __thread uint64_t   last;
-    static __thread ush_wait_t poll;
-
     uint64_t now = ush_arch_ticks();
-    if (now - last > USH_POLL_GAP_US * ush_arch_ticks_per_us()) poll = (ush_wait_t){ 0 };
-    last = now;
-    ush_wait_step(&poll);
+    if (now - ush_poll_last > USH_POLL_GAP_US * ush_arch_ticks_per_us()) {
+        ush_poll = (ush_wait_t){ 0 };
+    }
+    ush_poll_last = now;
+    ush_wait_step(&ush_poll);
+}
+
+void ush_poll_hit(void)
+{
+    if (ush_poll.steps == 0) return;
+    if (ush_poll.since != 0) ush_wait_end(&ush_poll);
+    ush_poll = (ush_wait_t){ 0 };
 }

@@ -9,9 +9,12 @@
 #include "arch/ush_arch.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +50,9 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
 /* How long every wait of this process then naps instead of yielding,
  * before one yield tries again. */
 #define USH_TP_NAP_HOLD_US 50000
+/* Steps a wait spins before it naps in such a hold: a program's loop that
+ * polls several flags fails most polls while it still has work. */
+#define USH_TP_HOLD_SPIN_STEPS 64
 
 /* The tasks runnable on this machine now, this one included: the fourth
  * field of /proc/loadavg ("0.52 0.58 0.59 3/467 12345"); -1 unreadable. */
@@ -92,9 +98,68 @@ static int ush_tp_crowded(void)
     return crowd;
 }
 
-/* Until when (ush_arch_ticks) waits nap, and when the last lost yield
- * ended; shared by the process's threads. */
-static uint64_t ush_tp_nap_until, ush_tp_yield_lost_at;
+uint32_t *ush_tp_doorbell;
+
+/* What the waits did (ush_tp_idle_stats), times in ticks; relaxed adds,
+ * as several threads may wait at once. */
+static ush_tp_idle_stats_t ush_tp_idle_count;
+#define USH_TP_COUNT(field, n) __atomic_fetch_add(&ush_tp_idle_count.field, (n), __ATOMIC_RELAXED)
+
+/* One nap. On the doorbell it ends early when a peer signals this PE: a
+ * wait that naps beside busy processes hands them the core, and the 20 us
+ * asked for are about 100 once the timer's slack and the wake-up are paid
+ * (a VM on 2 cores), each one a hop of the program's exchange. A peer's
+ * signal that comes between the caller's last look and the store of 1
+ * finds 0 and wakes nobody: that nap runs its length, as without one. */
+static void ush_tp_nap_once(void)
+{
+    uint32_t *bell = ush_tp_doorbell;
+    uint64_t  t0   = ush_arch_ticks();
+    if (bell == NULL) {
+        nanosleep(&ush_tp_nap, NULL);
+    } else {
+        __atomic_store_n(bell, 1, __ATOMIC_SEQ_CST);
+        if (syscall(SYS_futex, bell, FUTEX_WAIT, 1, &ush_tp_nap, NULL, 0) == 0) {
+            USH_TP_COUNT(naps_rung, 1);
+        }
+        __atomic_store_n(bell, 0, __ATOMIC_RELAXED);
+    }
+    USH_TP_COUNT(naps, 1);
+    USH_TP_COUNT(nap_ns, ush_arch_ticks() - t0);
+}
+
+void ush_tp_ring(uint32_t *bell)
+{
+    if (__atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST) != 0) {
+        syscall(SYS_futex, bell, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    }
+}
+
+/* Until when (ush_arch_ticks) waits nap, or spin; when the last lost
+ * yield ended. Shared by the process's threads. */
+static uint64_t ush_tp_nap_until, ush_tp_spin_until, ush_tp_yield_lost_at;
+
+/* A lost yield, the second in a short while: a process that computes
+ * shares this PE's core. While this node's own PEs outnumber its cores,
+ * the waits nap: off the run queue, they leave the core to a peer PE that
+ * needs it, as well as to that process. Otherwise every PE of the node has
+ * a core of its own and what takes them is not ours: a yield or a nap only
+ * hands that process the rest of its slice, while the PE this one waits
+ * for runs on (2 PEs beside 2 busy loops, a buffered exchange: 40-50 ms
+ * yielding and napping, 7 ms spinning, 3.5-7.5 Open MPI, which spins). So
+ * the waits spin through the hold. Emulated nodes sharing one machine are
+ * both: their PEs count as few on each node, and spin only after yields
+ * lost to a computing process, which their waiting peers never are. */
+static void ush_tp_hold(uint64_t after, uint64_t per_us)
+{
+    uint64_t until = after + USH_TP_NAP_HOLD_US * per_us;
+    __atomic_store_n(ush_tp_yield_at_once ? &ush_tp_nap_until : &ush_tp_spin_until, until,
+                     __ATOMIC_RELAXED);
+    USH_TP_COUNT(holds, 1);
+    /* The yield that tries again after the hold counts as the second: if
+     * the process is still there, the hold starts again at once. */
+    __atomic_store_n(&ush_tp_yield_lost_at, until, __ATOMIC_RELAXED);
+}
 
 void ush_tp_idle(unsigned step)
 {
@@ -119,22 +184,36 @@ void ush_tp_idle(unsigned step)
      * on time with its turn intact. Among waiters alone, though, naps are
      * slower than yields (tens of microseconds each): hence the test. */
     uint64_t now = ush_arch_ticks();
-    if ((at_once && step >= USH_TP_NAP_FROM) ||
-        now < __atomic_load_n(&ush_tp_nap_until, __ATOMIC_RELAXED)) {
-        nanosleep(&ush_tp_nap, NULL);
+    if (now < __atomic_load_n(&ush_tp_spin_until, __ATOMIC_RELAXED)) {
+        ush_arch_pause();
+        return;
+    }
+    if (now < __atomic_load_n(&ush_tp_nap_until, __ATOMIC_RELAXED)) {
+        /* Not from a wait's first step: a program's loop that polls
+         * several inboxes while it sends fails most of its polls with work
+         * still to do, and a nap at each (about 100 us) made a 4-PE
+         * exchange beside 2 busy loops 1.2 s against 0.1. */
+        if (step < USH_TP_HOLD_SPIN_STEPS) {
+            ush_arch_pause();
+        } else {
+            ush_tp_nap_once();
+        }
+        return;
+    }
+    if (at_once && step >= USH_TP_NAP_FROM) {
+        ush_tp_nap_once();
         return;
     }
     sched_yield();
-    uint64_t after = ush_arch_ticks();
+    uint64_t after  = ush_arch_ticks();
     uint64_t per_us = ush_arch_ticks_per_us();
+    USH_TP_COUNT(yields, 1);
+    USH_TP_COUNT(yield_ns, after - now);
     if (after - now > USH_TP_YIELD_LOST_US * per_us) {
+        USH_TP_COUNT(yields_lost, 1);
         uint64_t last = __atomic_exchange_n(&ush_tp_yield_lost_at, after, __ATOMIC_RELAXED);
         if (last != 0 && now < last + USH_TP_YIELD_LOST_AGAIN_US * per_us && ush_tp_crowded()) {
-            uint64_t until = after + USH_TP_NAP_HOLD_US * per_us;
-            __atomic_store_n(&ush_tp_nap_until, until, __ATOMIC_RELAXED);
-            /* The yield that tries again after the hold counts as the
-             * second: if the process is still there, nap on at once. */
-            __atomic_store_n(&ush_tp_yield_lost_at, until, __ATOMIC_RELAXED);
+            ush_tp_hold(after, per_us);
         }
     }
 }
@@ -142,7 +221,17 @@ void ush_tp_idle(unsigned step)
 void ush_tp_idle_reset(void)
 {
     __atomic_store_n(&ush_tp_nap_until, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&ush_tp_spin_until, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&ush_tp_yield_lost_at, 0, __ATOMIC_RELAXED);
+    memset(&ush_tp_idle_count, 0, sizeof(ush_tp_idle_count));
+}
+
+void ush_tp_idle_stats(ush_tp_idle_stats_t *out)
+{
+    uint64_t per_us = ush_arch_ticks_per_us();
+    *out            = ush_tp_idle_count;
+    out->nap_ns     = per_us ? out->nap_ns * 1000 / per_us : 0; /* were ticks */
+    out->yield_ns   = per_us ? out->yield_ns * 1000 / per_us : 0;
 }
 
 /* Memory ordering: ucp_request_check_status is a plain read of the

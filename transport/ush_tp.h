@@ -262,6 +262,23 @@ void ush_tp_idle(unsigned step);
 /* Forget what earlier waits learnt about the cores (see ush_tp_idle). */
 void ush_tp_idle_reset(void);
 extern int ush_tp_yield, ush_tp_yield_at_once;
+/* This PE's doorbell: a word in memory its node-local peers map, which a
+ * napping wait sets to 1 and sleeps on (a futex) for at most the nap; a
+ * peer that signals this PE (core's ush_wake) clears it and wakes the
+ * wait at once. NULL: naps sleep their whole length. */
+extern uint32_t *ush_tp_doorbell;
+/* Wake the waits napping on bell, a peer's doorbell mapped here (the
+ * caller found it 1). */
+void ush_tp_ring(uint32_t *bell);
+/* What this process's waits did since shmem_init (SHMEM_PROFILE's
+ * "(waits)" rows): yields and the time they kept it off its core, naps and
+ * their time, naps a peer's signal ended (the doorbell), yields that lost
+ * the core for milliseconds, and the holds those began. */
+typedef struct {
+    uint64_t yields, yield_ns, yields_lost, holds;
+    uint64_t naps, nap_ns, naps_rung;
+} ush_tp_idle_stats_t;
+void ush_tp_idle_stats(ush_tp_idle_stats_t *out);
 /* Hardware threads this process may run on (0: unknown): more runnable
  * tasks than that on the machine make waits yield at once. */
 extern int ush_tp_npus;
