@@ -10,7 +10,10 @@
  *          PE; shmem_malloc and co.: the size asked for.
  * And per peer, for the one-sided routines (RMA, atomics, signals): the
  * bytes each PE's calls moved to or from it, counted where the call was
- * made.
+ * made. And how the PE's waits spent their time (the "(waits)" rows,
+ * from the transport's count): yields, naps, the naps a peer's signal
+ * ended, yields that lost the core and the holds they began; that time
+ * is already the routines', so it is not added to the library's.
  *
  * Gathering goes through PMIx, not the symmetric heap: each PE publishes
  * its counts as one blob (a fence), and PE 0 reads them all. That works
@@ -58,6 +61,16 @@ struct ush_prof_slot {
 };
 
 static struct ush_prof_slot ush_prof_slots[USH_PROF_SLOTS + 1];
+
+/* Rows for what the waits did inside the routines (the transport's
+ * count): their time is part of those routines', so it is not added to
+ * the library's again. Names are literals: the table's keys. */
+#define USH_PROF_WAITS "(waits) "
+static int ush_prof_is_wait(const char *name)
+{
+    return strncmp(name, USH_PROF_WAITS, sizeof(USH_PROF_WAITS) - 1) == 0;
+}
+
 static uint64_t            *ush_prof_peer; /* [n_pes] bytes to or from each peer */
 static int                  ush_prof_npes;
 static uint64_t             ush_prof_t_start; /* shmem_init entered */
@@ -290,7 +303,7 @@ static int ush_prof_unpack(ush_prof_report_t *r, int pe, const char *p, size_t l
         row->bytes += bytes;
         row->ns += ns;
         row->pe_ns[pe] += ns;
-        r->lib_ns[pe] += ns;
+        if (!ush_prof_is_wait(row->name)) r->lib_ns[pe] += ns;
     }
     /* the peers come in increasing order: one pass writes the row */
     fprintf(r->csv, "%d", pe);
@@ -338,7 +351,9 @@ static void ush_prof_spread(uint64_t *v, int n, double out[3])
 static void ush_prof_write_table(ush_prof_report_t *r, FILE *f, const char *csv_name)
 {
     uint64_t total_ns = 0;
-    for (size_t i = 0; i < r->nrows; i++) total_ns += r->rows[i].ns;
+    for (size_t i = 0; i < r->nrows; i++) {
+        if (!ush_prof_is_wait(r->rows[i].name)) total_ns += r->rows[i].ns;
+    }
     double job[3], lib[3];
     ush_prof_spread(r->job_ns, r->npes, job);
     ush_prof_spread(r->lib_ns, r->npes, lib);
@@ -569,12 +584,36 @@ static void ush_prof_report_close(ush_prof_report_t *r)
     free(r->base);
 }
 
+/* The "(waits)" rows (USH_PROF_WAITS, above). */
+static void ush_prof_count_waits(void)
+{
+    ush_tp_idle_stats_t w;
+    ush_tp_idle_stats(&w);
+    const struct {
+        const char *name;
+        uint64_t    calls, ns;
+    } rows[] = {
+        { USH_PROF_WAITS "yields", w.yields, w.yield_ns },
+        { USH_PROF_WAITS "yields that lost the core", w.yields_lost, 0 },
+        { USH_PROF_WAITS "holds (nap or spin)", w.holds, 0 },
+        { USH_PROF_WAITS "naps", w.naps, w.nap_ns },
+        { USH_PROF_WAITS "naps a peer's signal ended", w.naps_rung, 0 },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        if (rows[i].calls == 0) continue;
+        struct ush_prof_slot *s = ush_prof_slot_of(rows[i].name);
+        s->calls += rows[i].calls;
+        s->ns += rows[i].ns;
+    }
+}
+
 void ush_prof_finalize(uint64_t t_finalize_start)
 {
     if (!ush_prof_on) return;
     ush_prof_on = 0;
     uint64_t now = ush_prof_now();
     ush_prof_count("shmem_finalize", now - t_finalize_start);
+    ush_prof_count_waits();
 
     ush_prof_buf_t b = { 0 };
     if (ush_prof_pack(&b, now - ush_prof_t_start) != 0)
