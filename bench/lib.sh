@@ -79,6 +79,60 @@ check_run_options() {
     at_least "$RUN_TIMEOUT" 1 || die "--timeout must be a whole number of seconds, not '$RUN_TIMEOUT'"
 }
 
+# ---- Two libraries measured in alternating runs (osu.sh, exchange.sh).
+
+# ab_table RESULTS: from lines "BUSY NP LIB PROG SIZE VALUE LOAD" (LIB ushmem
+# or ompi; SIZE any word), one row per series, PE count, program and size in order of first
+# appearance: medians, ratio, rounds with a figure (ushmem/Open MPI), each
+# library's smallest-largest, and the load average's smallest-largest.
+ab_table() {
+    printf '%-5s %-3s %-10s %-20s %10s %10s %6s %6s %-19s %-19s %s\n' busy PEs benchmark size \
+        ushmem "Open MPI" ratio runs "ushmem min-max" "Open MPI min-max" load
+    awk '{ k = $1 " " $2 " " $4 " " $5; if (!(k in seen)) { seen[k] = 1; print k } }' "$1" |
+    while read -r b n p s; do
+        local u o ur or lr
+        u=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $3 == "ushmem" && $4 == p && $5 == s { print $6 }' "$1")
+        o=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $3 == "ompi" && $4 == p && $5 == s { print $6 }' "$1")
+        lr=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $4 == p && $5 == s { print $7 }' "$1" | min_max)
+        ur=$(printf '%s\n' "$u" | grep . | spread)
+        or=$(printf '%s\n' "$o" | grep . | spread)
+        u=$(printf '%s\n' "$u" | grep . | median 2)
+        o=$(printf '%s\n' "$o" | grep . | median 2)
+        printf '%-5s %-3s %-10s %-20s %10s %10s %6s %6s %-19s %-19s %s\n' "$b" "$n" "$p" "$s" "$u" "$o" \
+            "$(ratio "$u" "$o")" "$(count_of "$1" "$b" "$n" ushmem "$p" "$s")/$(count_of "$1" "$b" "$n" ompi "$p" "$s")" \
+            "$ur" "$or" "${lr/ /-}"
+    done
+}
+
+# spread: "MIN-MAX" of the numbers on stdin to two places, or n/a.
+spread() {
+    sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 }
+        END { if (NR == 0) print "n/a"; else printf "%.2f-%.2f\n", lo, hi }'
+}
+
+count_of() { # count_of RESULTS BUSY NP LIB PROG SIZE
+    awk -v b="$2" -v n="$3" -v l="$4" -v p="$5" -v s="$6" \
+        '$1 == b && $2 == n && $3 == l && $4 == p && $5 == s { c++ } END { print c + 0 }' "$1"
+}
+
+# start_busy N: N processes that only spin, as another job's would; their
+# pids in BUSY_PIDS, for stop_busy (which a script's exit trap calls too).
+BUSY_PIDS=""
+start_busy() {
+    local i
+    for ((i = 0; i < $1; i++)); do
+        sh -c 'while :; do :; done' &
+        BUSY_PIDS="$BUSY_PIDS $!"
+    done
+}
+stop_busy() {
+    local pid
+    for pid in $BUSY_PIDS; do kill "$pid" 2>/dev/null; done
+    for pid in $BUSY_PIDS; do wait "$pid" 2>/dev/null; done
+    BUSY_PIDS=""
+}
+
+
 # now_us: wall clock in microseconds.
 now_us() {
     local ns

@@ -124,40 +124,6 @@ shown() {
     [ "$2" -ge "$MIN_SIZE" ] && [ "$2" -le "$MAX_SIZE" ]
 }
 
-# table RESULTS: from lines "BUSY NP LIB PROG SIZE USEC LOAD" (LIB ushmem or
-# ompi), one row per series, PE count, program and size in order of first
-# appearance: medians, ratio, rounds with a figure (ushmem/Open MPI), each
-# library's smallest-largest, and the load average's smallest-largest.
-table() {
-    printf '%-5s %-3s %-10s %-20s %10s %10s %6s %6s %-19s %-19s %s\n' busy PEs benchmark size \
-        ushmem "Open MPI" ratio runs "ushmem min-max" "Open MPI min-max" load
-    awk '{ k = $1 " " $2 " " $4 " " $5; if (!(k in seen)) { seen[k] = 1; print k } }' "$1" |
-    while read -r b n p s; do
-        local u o ur or lr
-        u=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $3 == "ushmem" && $4 == p && $5 == s { print $6 }' "$1")
-        o=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $3 == "ompi" && $4 == p && $5 == s { print $6 }' "$1")
-        lr=$(awk -v b="$b" -v n="$n" -v p="$p" -v s="$s" '$1 == b && $2 == n && $4 == p && $5 == s { print $7 }' "$1" | min_max)
-        ur=$(printf '%s\n' "$u" | grep . | spread)
-        or=$(printf '%s\n' "$o" | grep . | spread)
-        u=$(printf '%s\n' "$u" | grep . | median2)
-        o=$(printf '%s\n' "$o" | grep . | median2)
-        printf '%-5s %-3s %-10s %-20s %10s %10s %6s %6s %-19s %-19s %s\n' "$b" "$n" "$p" "$s" "$u" "$o" \
-            "$(ratio "$u" "$o")" "$(count_of "$1" "$b" "$n" ushmem "$p" "$s")/$(count_of "$1" "$b" "$n" ompi "$p" "$s")" \
-            "$ur" "$or" "${lr/ /-}"
-    done
-}
-
-# spread: "MIN-MAX" of the numbers on stdin to two places, or n/a.
-spread() {
-    sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 }
-        END { if (NR == 0) print "n/a"; else printf "%.2f-%.2f\n", lo, hi }'
-}
-
-count_of() { # count_of RESULTS BUSY NP LIB PROG SIZE
-    awk -v b="$2" -v n="$3" -v l="$4" -v p="$5" -v s="$6" \
-        '$1 == b && $2 == n && $3 == l && $4 == p && $5 == s { c++ } END { print c + 0 }' "$1"
-}
-
 self_test() {
     local fails=0 tmp
     bench_self_test >/dev/null || { echo "self-test FAIL: lib.sh checks (run startup.sh --self-test)"; fails=1; }
@@ -182,10 +148,10 @@ self_test() {
         "0 4 ushmem reduce 8 7.00 2.00" "0 4 ompi reduce 8 3.50 1.50" "0 4 ushmem reduce 8 6.00 1.20" \
         "2 4 ushmem barrier - 40.00 3.10" "2 4 ompi barrier - 20.00 3.00" >"$tmp"
     xcheck "table reduce" "0 4 reduce 8 6.00 3.00 2.00 3/2 5.00-7.00 2.50-3.50 1.1-2.0" \
-        "$(table "$tmp" | awk '$3 == "reduce" { print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }')"
+        "$(ab_table "$tmp" | awk '$3 == "reduce" { print $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }')"
     xcheck "table busy series" "2 4 barrier - 40.00 20.00 2.00 1/1" \
-        "$(table "$tmp" | awk '$3 == "barrier" { print $1, $2, $3, $4, $5, $6, $7, $8 }')"
-    xcheck "table rows" 3 "$(table "$tmp" | wc -l)"
+        "$(ab_table "$tmp" | awk '$3 == "barrier" { print $1, $2, $3, $4, $5, $6, $7, $8 }')"
+    xcheck "table rows" 3 "$(ab_table "$tmp" | wc -l)"
     rm -f "$tmp"
     self_test_verdict "$fails"
 }
@@ -259,21 +225,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-
-# start_busy N: N processes that only spin, as another job's would.
-start_busy() {
-    local i
-    for ((i = 0; i < $1; i++)); do
-        sh -c 'while :; do :; done' &
-        BUSY_PIDS="$BUSY_PIDS $!"
-    done
-}
-stop_busy() {
-    local pid
-    for pid in $BUSY_PIDS; do kill "$pid" 2>/dev/null; done
-    for pid in $BUSY_PIDS; do wait "$pid" 2>/dev/null; done
-    BUSY_PIDS=""
-}
 
 # ---------------------------------------------------------------- build
 echo "building OSU's c/openshmem with ushmem ($PREFIX/bin/oshcc) and Open MPI ($OMPI_OSHCC) ..."
@@ -351,7 +302,7 @@ mkdir -p "$(dirname "$OUT")"
     echo "ushmem:   $PREFIX/bin/oshrun -n NP"
     echo "Open MPI: $OMPI_OSHRUN ${OMPI_ARGS[*]} -np NP"
     echo
-    table "$RESULTS"
+    ab_table "$RESULTS"
     echo
     echo "busy: busy loops beside the PEs; size in bytes (barrier: none; atomics: the operation);"
     echo "ratio = ushmem / Open MPI (above 1: ushmem slower, this time); runs: rounds with a"
