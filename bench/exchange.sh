@@ -179,7 +179,7 @@ RESULTS=$WORKDIR/results   # lines "BUSY NP LIB exchange MODE MS LOAD"
 # run_exchange BUSY NP LIB MODE TAG: one job; its figure to RESULTS
 # unless TAG is warmup.
 run_exchange() {
-    local busy=$1 np=$2 lib=$3 mode=$4 tag=$5 log rc load ms cmd args
+    local busy=$1 np=$2 lib=$3 mode=$4 tag=$5 log load cmd args
     log=$WORKDIR/$busy-$np-$lib-$mode-$tag.log
     args=(-n "$ITEMS" -b "$BATCH" -r "$RUNS_IN")
     [ "$mode" = item ] && args+=(-i)
@@ -189,21 +189,9 @@ run_exchange() {
         cmd=("$OMPI_OSHRUN" "${OMPI_ARGS[@]}" -np "$np")
     fi
     load=$(cut -d' ' -f1 /proc/loadavg)
-    (cd "$WORKDIR" && exec timeout -k 10 "$RUN_TIMEOUT" "${cmd[@]}" "$WORKDIR/exchange-$lib" "${args[@]}") \
-        </dev/null >"$log" 2>&1
-    rc=$?
-    ms=$(parse_exchange "$log")
-    if [ "$rc" -ne 0 ] || [ -z "$ms" ]; then
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            echo "$BENCH_NAME: $lib on $np PEs ($mode) beside $busy busy loops, run $tag: killed after ${RUN_TIMEOUT}s; its output:" >&2
-        else
-            echo "$BENCH_NAME: $lib on $np PEs ($mode) beside $busy busy loops, run $tag: exit status $rc, or no figure; its output:" >&2
-        fi
-        tail -n 20 "$log" | sed 's/^/    /' >&2
-        [ "$tag" = warmup ] || FAILED=1
-        return 1
-    fi
-    [ "$tag" = warmup ] || echo "$busy $np $lib exchange $mode $ms $load" >>"$RESULTS"
+    ab_job "$log" "$lib on $np PEs ($mode) beside $busy busy loops" "$tag" parse_exchange \
+        "${cmd[@]}" "$WORKDIR/exchange-$lib" "${args[@]}" || return 1
+    [ "$tag" = warmup ] || echo "$busy $np $lib exchange $mode $(parse_exchange "$log") $load" >>"$RESULTS"
 }
 
 T0=$(now_us)

@@ -115,6 +115,29 @@ count_of() { # count_of RESULTS BUSY NP LIB PROG SIZE
         '$1 == b && $2 == n && $3 == l && $4 == p && $5 == s { c++ } END { print c + 0 }' "$1"
 }
 
+# ab_job LOG WHAT TAG PARSER CMD...: one job of an alternating run, in
+# WORKDIR, killed after RUN_TIMEOUT s, its output in LOG. It failed if it
+# exited non-zero or PARSER (a function of LOG) prints nothing: then its
+# output is shown under WHAT (BENCH_NAME first) and, unless TAG is warmup,
+# FAILED is set. Returns 0, or the job's status (1 for no figure).
+ab_job() {
+    local log=$1 what=$2 tag=$3 parser=$4 rc
+    shift 4
+    (cd "$WORKDIR" && exec timeout -k 10 "$RUN_TIMEOUT" "$@") </dev/null >"$log" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] && [ -n "$("$parser" "$log")" ] && return 0
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "$BENCH_NAME: $what, run $tag: killed after ${RUN_TIMEOUT}s; its output:" >&2
+    else
+        echo "$BENCH_NAME: $what, run $tag: exit status $rc, or no figure; its output:" >&2
+    fi
+    tail -n 20 "$log" | sed 's/^/    /' >&2
+    # shellcheck disable=SC2034  # the calling script reads it
+    [ "$tag" = warmup ] || FAILED=1
+    [ "$rc" -ne 0 ] || rc=1
+    return "$rc"
+}
+
 # start_busy N: N processes that only spin, as another job's would; their
 # pids in BUSY_PIDS, for stop_busy (which a script's exit trap calls too).
 BUSY_PIDS=""

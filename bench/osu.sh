@@ -249,19 +249,9 @@ run_osu() {
     fi
     load=$(cut -d' ' -f1 /proc/loadavg)
     # shellcheck disable=SC2046  # osu_args: arguments, split on purpose
-    (cd "$WORKDIR" && exec timeout -k 10 "$RUN_TIMEOUT" "${cmd[@]}" $(osu_args "$prog")) \
-        </dev/null >"$log" 2>&1
+    ab_job "$log" "$lib $prog on $np PEs beside $busy busy loops" "$tag" parse_osu \
+        "${cmd[@]}" $(osu_args "$prog")
     rc=$?
-    if [ "$rc" -ne 0 ] || [ -z "$(parse_osu "$log")" ]; then
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            echo "$BENCH_NAME: $lib $prog on $np PEs beside $busy busy loops, run $tag: killed after ${RUN_TIMEOUT}s; its output:" >&2
-        else
-            echo "$BENCH_NAME: $lib $prog on $np PEs beside $busy busy loops, run $tag: exit status $rc, or no figure; its output:" >&2
-        fi
-        tail -n 20 "$log" | sed 's/^/    /' >&2
-        [ "$tag" = warmup ] || FAILED=1
-        [ "$rc" -ne 0 ] || rc=1
-    fi
     # What a run printed before it failed was measured all the same
     # (Open MPI 4.1.4's osu_oshm_atomics aborts at shmem_int_cswap).
     [ "$tag" = warmup ] && return "$rc"
