@@ -29,6 +29,7 @@ ONLY=""
 BENCHES=""
 OUT=$SCRIPT_DIR/../build/bench-results
 QUICK=0
+BUSY=0
 POINT_MS=20
 RUN_TIMEOUT=900
 STARTUP_LOG=""
@@ -66,6 +67,8 @@ time per operation of each (microseconds) and their ratio ushmem / Open MPI.
                      raw/ (default build/bench-results)
   --startup-log FILE startup.sh output whose ratio goes into the targets
   --ompi-args "ARGS" Open MPI oshrun options (default "$OMPI_ARGS")
+  --busy N           run beside N busy loops (processes that only spin, as
+                     another job's would; default 0)
   --quick            smoke run: 1 run, 2 PEs, 8 B to 64 KiB, 5 ms per point
   --self-test        check this script's arithmetic on canned CSV
   -h, --help         this text
@@ -323,6 +326,7 @@ while [ $# -gt 0 ]; do
         --out)         OUT=${2-}; shift ;;
         --startup-log) STARTUP_LOG=${2-}; shift ;;
         --ompi-args)   OMPI_ARGS=${2-}; shift ;;
+        --busy)        BUSY=${2-}; shift ;;
         --quick)       QUICK=1 ;;
         --self-test)   suite_self_test; exit $? ;;
         -h|--help)     usage; exit 0 ;;
@@ -339,6 +343,7 @@ check_run_options
 for np in $NPS; do at_least "$np" 1 || die "--np takes whole numbers, not '$np'"; done
 at_least "$POINT_MS" 1 || die "--time takes whole milliseconds, not '$POINT_MS'"
 case $MEM in heap|static|both) ;; *) die "--mem takes heap, static or both, not '$MEM'" ;; esac
+is_uint "$BUSY" || die "--busy takes a count of busy loops, not '$BUSY'"
 case $ONLY in ''|ushmem|ompi) ;; *) die "--only takes 'ushmem' or 'ompi', not '$ONLY'" ;; esac
 LIBS="ushmem ompi"
 [ -n "$ONLY" ] && LIBS=$ONLY
@@ -398,6 +403,11 @@ run_one() {
 echo "lib,run,bench,target,npes,bytes,iters,usec,mbps,usec_max" >"$OUT/all.csv"
 T0=$(now_us)
 : >"$OUT/floor.txt"
+if [ "$BUSY" -gt 0 ]; then
+    trap stop_busy EXIT
+    start_busy "$BUSY"
+    echo "beside $BUSY busy loop(s)"
+fi
 for r in $(seq "$RUNS"); do
     for np in $NPS; do
         for lib in $LIBS; do run_one "$lib" "$np" "$r"; done
@@ -406,6 +416,7 @@ for r in $(seq "$RUNS"); do
         fi
     done
 done
+stop_busy
 T1=$(now_us)
 
 medians "$OUT/all.csv" >"$OUT/medians.csv"
