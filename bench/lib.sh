@@ -148,10 +148,11 @@ start_busy() {
         BUSY_PIDS="$BUSY_PIDS $!"
     done
 }
+# (Safe under set -e, as suite.sh runs: a loop killed is not a failure.)
 stop_busy() {
     local pid
-    for pid in $BUSY_PIDS; do kill "$pid" 2>/dev/null; done
-    for pid in $BUSY_PIDS; do wait "$pid" 2>/dev/null; done
+    for pid in $BUSY_PIDS; do kill "$pid" 2>/dev/null || true; done
+    for pid in $BUSY_PIDS; do wait "$pid" 2>/dev/null || true; done
     BUSY_PIDS=""
 }
 
