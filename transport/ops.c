@@ -47,8 +47,8 @@ static const struct timespec ush_tp_nap = { 0, 20000 };
  * at 16 PEs took 150 ms a call, against 11-15 holding). Among our PEs alone
  * a hold costs little: 8 PEs on 2 cores, barrier 10-12 us against 10-11. */
 #define USH_TP_YIELD_LOST_AGAIN_US 20000
-/* How long every wait of this process then naps instead of yielding,
- * before one yield tries again. */
+/* How long every wait of this process then naps or spins instead of
+ * yielding (ush_tp_hold), before one yield tries again. */
 #define USH_TP_NAP_HOLD_US 50000
 /* Steps a wait spins before it naps in such a hold: a program's loop that
  * polls several flags fails most polls while it still has work. */
@@ -147,9 +147,10 @@ static uint64_t ush_tp_nap_until, ush_tp_spin_until, ush_tp_yield_lost_at;
  * hands that process the rest of its slice, while the PE this one waits
  * for runs on (2 PEs beside 2 busy loops, a buffered exchange: 40-50 ms
  * yielding and napping, 7 ms spinning, 3.5-7.5 Open MPI, which spins). So
- * the waits spin through the hold. Emulated nodes sharing one machine are
- * both: their PEs count as few on each node, and spin only after yields
- * lost to a computing process, which their waiting peers never are. */
+ * the waits spin through the hold. Emulated nodes sharing one machine
+ * count few PEs on each node, so their holds spin too; but a hold starts
+ * only after yields lost to a process that computes, and their waiting
+ * peers, which yield, never are one. */
 static void ush_tp_hold(uint64_t after, uint64_t per_us)
 {
     uint64_t until = after + USH_TP_NAP_HOLD_US * per_us;
@@ -192,7 +193,7 @@ void ush_tp_idle(unsigned step)
         /* Not from a wait's first step: a program's loop that polls
          * several inboxes while it sends fails most of its polls with work
          * still to do, and a nap at each (about 100 us) made a 4-PE
-         * exchange beside 2 busy loops 1.2 s against 0.1. */
+         * exchange beside 2 busy loops 1.2 s against 0.12-0.18. */
         if (step < USH_TP_HOLD_SPIN_STEPS) {
             ush_arch_pause();
         } else {
