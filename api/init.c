@@ -294,6 +294,11 @@ static void ush_init_locked(int requested)
     /* Peers still loading and starting up took the cores from our waits:
      * that says nothing about the program that runs now. */
     ush_tp_idle_reset();
+    /* Nor does a long wait of start-up's say where the PE is now: without
+     * this, a PE that waited long in start-up (a loaded machine) and then
+     * computed was reported "not waiting (last in ?)" instead of running
+     * outside the library. */
+    ush_hang_publish(USH_HANG_IDLE, 0);
     ush_prof_init_done();
 }
 
