@@ -152,9 +152,10 @@ static void ush_print_info(void)
         char copy[64];
         ush_arch_features_format(ush_arch_features(), copy, sizeof(copy));
         printf("job: %d PEs on %d node(s), %d on this node; thread level %d; "
-               "progress thread %s; waits %s\n",
+               "progress thread %s; waits %s; wire-up data %s\n",
                ush_g.n_pes, ush_tp_job.num_nodes, ush_g.local_size, ush_g.thread_level,
-               ush_g.progress_thread ? "on" : "off", ush_tp_yield_at_once ? "yield" : "spin");
+               ush_g.progress_thread ? "on" : "off", ush_tp_yield_at_once ? "yield" : "spin",
+               ush_tp_modex_collected ? "collected" : "on demand");
         printf("copies of puts to this node's PEs use CPU features: %s\n", copy);
         ush_env_print(&ush_g.env, stdout);
     }

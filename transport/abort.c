@@ -112,10 +112,11 @@ static void ush_tp_abort_end_peers(void)
 {
     uint64_t pidns = ush_tp_pidns();
 
-    if (!ush_tp.peers || !pidns) return;
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
+    if (!ush_tp_pages.page || !pidns) return;
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        int                pe = ush_tp.local_pes[i];
         ush_tp_blob_head_t head;
-        if (pe == ush_tp_job.rank || !ush_tp.local[pe] || ush_tp_peer_head(pe, &head) ||
+        if (pe == ush_tp_job.rank || ush_tp_peer_head(pe, &head) ||
             head.pidns != pidns || head.pid <= 0 || head.start == 0) {
             continue;
         }

@@ -62,10 +62,23 @@ static struct {
 } ush_eager_q[USH_TP_EAGER_BUCKETS];
 static pthread_mutex_t ush_eager_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Per peer: as sender, messages sent and known taken (atomic: the credit
- * handler writes it); as receiver, messages taken and taken as last
- * reported. */
-static uint64_t *ush_eager_sent, *ush_eager_credit, *ush_eager_taken, *ush_eager_told;
+/* Per peer, in pages made on first use: as sender, messages sent and
+ * known taken (atomic: the credit handler writes it); as receiver,
+ * messages taken and taken as last reported. */
+typedef struct {
+    uint64_t sent[USH_TP_PAGE_PES], credit[USH_TP_PAGE_PES];
+    uint64_t taken[USH_TP_PAGE_PES], told[USH_TP_PAGE_PES];
+} ush_eager_page_t;
+
+static ush_tp_dir_t ush_eager_pages;
+
+static ush_eager_page_t *ush_eager_page(int pe)
+{
+    if ((unsigned)pe >= (unsigned)ush_tp_job.size) {
+        ush_tp_fatal("a collective's message names PE %d, in a job of %d", pe, ush_tp_job.size);
+    }
+    return ush_tp_dir_make(&ush_eager_pages, pe);
+}
 
 static ucs_status_t ush_tp_eager_cb(void *arg, const void *header, size_t header_length,
                                     void *data, size_t length, const ucp_am_recv_param_t *param)
@@ -108,25 +121,20 @@ static ucs_status_t ush_tp_credit_cb(void *arg, const void *header, size_t heade
     ush_tp_am_header(&h, sizeof h, header, header_length, param);
     /* Two threads taking messages may send their reports out of order:
      * keep the largest. */
-    uint64_t cur = __atomic_load_n(&ush_eager_credit[h.pe], __ATOMIC_RELAXED);
-    while (h.val > cur && !__atomic_compare_exchange_n(&ush_eager_credit[h.pe], &cur, h.val, 0,
-                                                       __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    uint64_t *credit = &ush_eager_page((int)h.pe)->credit[h.pe & USH_TP_PAGE_MASK];
+    uint64_t  cur    = __atomic_load_n(credit, __ATOMIC_RELAXED);
+    while (h.val > cur && !__atomic_compare_exchange_n(credit, &cur, h.val, 0, __ATOMIC_RELEASE,
+                                                       __ATOMIC_RELAXED)) {
     }
     return UCS_OK;
 }
 
 ush_tp_status_t ush_tp_eager_init(ucp_worker_h worker)
 {
-    size_t n = (size_t)ush_tp_job.size;
-
     memset(ush_eager_q, 0, sizeof ush_eager_q);
-    ush_eager_sent   = calloc(4 * n, sizeof(uint64_t));
-    if (ush_eager_sent == NULL) return USH_TP_ERR_NOMEM;
-    ush_eager_credit = ush_eager_sent + n;
-    ush_eager_taken  = ush_eager_sent + 2 * n;
-    ush_eager_told   = ush_eager_sent + 3 * n;
-
-    ush_tp_status_t ret = ush_tp_am_set_handler(worker, USH_TP_AM_EAGER, ush_tp_eager_cb);
+    ush_tp_status_t ret = ush_tp_dir_init(&ush_eager_pages, ush_tp_job.size,
+                                          sizeof(ush_eager_page_t));
+    if (ret == USH_TP_OK) ret = ush_tp_am_set_handler(worker, USH_TP_AM_EAGER, ush_tp_eager_cb);
     if (ret == USH_TP_OK) ret = ush_tp_am_set_handler(worker, USH_TP_AM_CREDIT, ush_tp_credit_cb);
     return ret;
 }
@@ -151,21 +159,22 @@ void ush_tp_eager_fini(ucp_worker_h worker)
 
 void ush_tp_eager_free(void)
 {
-    free(ush_eager_sent);
-    ush_eager_sent = ush_eager_credit = ush_eager_taken = ush_eager_told = NULL;
+    ush_tp_dir_fini(&ush_eager_pages);
 }
 
 int ush_tp_eager_room(int pe)
 {
-    return __atomic_load_n(&ush_eager_sent[pe], __ATOMIC_RELAXED) -
-               __atomic_load_n(&ush_eager_credit[pe], __ATOMIC_ACQUIRE) <
+    const ush_eager_page_t *pg = ush_eager_page(pe);
+    int                     k  = pe & USH_TP_PAGE_MASK;
+    return __atomic_load_n(&pg->sent[k], __ATOMIC_RELAXED) -
+               __atomic_load_n(&pg->credit[k], __ATOMIC_ACQUIRE) <
            USH_TP_EAGER_DEPTH;
 }
 
 void ush_tp_eager_send(ush_tp_ctx_t *c, int pe, uint64_t key, const void *src, size_t len)
 {
     ush_tp_eager_hdr_t h = { .pe = (uint32_t)ush_tp_job.rank, .val = key };
-    __atomic_fetch_add(&ush_eager_sent[pe], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&ush_eager_page(pe)->sent[pe & USH_TP_PAGE_MASK], 1, __ATOMIC_RELAXED);
     ush_tp_am_send(c, pe, USH_TP_AM_EAGER, &h, sizeof h, src, len);
 }
 
@@ -199,8 +208,10 @@ ush_tp_eager_msg_t *ush_tp_eager_find(int pe, uint64_t key, const void **data, s
 
 void ush_tp_eager_done(ush_tp_eager_msg_t *m)
 {
-    int      pe    = m->pe;
-    uint64_t taken = __atomic_add_fetch(&ush_eager_taken[pe], 1, __ATOMIC_RELAXED);
+    int               pe    = m->pe;
+    ush_eager_page_t *pg    = ush_eager_page(pe);
+    uint64_t         *told_at = &pg->told[pe & USH_TP_PAGE_MASK];
+    uint64_t taken = __atomic_add_fetch(&pg->taken[pe & USH_TP_PAGE_MASK], 1, __ATOMIC_RELAXED);
 
     if (m->held) {
         ucp_am_data_release(ush_tp_ctx_default->worker, m->data);
@@ -210,9 +221,9 @@ void ush_tp_eager_done(ush_tp_eager_msg_t *m)
     free(m);
     /* Tell the sender every half queue, so it never runs out of room
      * while we are still taking. */
-    uint64_t told = __atomic_load_n(&ush_eager_told[pe], __ATOMIC_RELAXED);
+    uint64_t told = __atomic_load_n(told_at, __ATOMIC_RELAXED);
     if (taken - told >= USH_TP_EAGER_DEPTH / 2 &&
-        __atomic_compare_exchange_n(&ush_eager_told[pe], &told, taken, 0, __ATOMIC_RELAXED,
+        __atomic_compare_exchange_n(told_at, &told, taken, 0, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED)) {
         ush_tp_eager_hdr_t h = { .pe = (uint32_t)ush_tp_job.rank, .val = taken };
         ush_tp_am_send(ush_tp_ctx_default, pe, USH_TP_AM_CREDIT, &h, sizeof h, NULL, 0);

@@ -72,16 +72,37 @@ static int ush_tp_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *ou
     return rc;
 }
 
-/* PMIX_LOCAL_PEERS is a comma-separated list of ranks. */
-static void ush_tp_parse_local_peers(const char *list)
+static int ush_tp_cmp_int(const void *a, const void *b)
 {
-    for (const char *p = list; p && *p;) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* PMIX_LOCAL_PEERS is a comma-separated list of ranks: into
+ * ush_tp.local_pes, with our own rank, ascending and without repeats. */
+static ush_tp_status_t ush_tp_parse_local_peers(const char *list)
+{
+    int cap = 1, n = 0;
+    for (const char *p = list; p && *p; p++) cap += *p == ',';
+    cap += 1;
+    int *pes = malloc((size_t)cap * sizeof(int));
+    if (!pes) return USH_TP_ERR_NOMEM;
+    pes[n++] = ush_tp_job.rank;
+    for (const char *p = list; p && *p && n < cap;) {
         char *end;
         long r = strtol(p, &end, 10);
         if (end == p) break;
-        if (r >= 0 && r < ush_tp_job.size) ush_tp.local[r] = 1;
+        if (r >= 0 && r < ush_tp_job.size) pes[n++] = (int)r;
         p = (*end == ',') ? end + 1 : end;
     }
+    qsort(pes, (size_t)n, sizeof(int), ush_tp_cmp_int);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (k == 0 || pes[k - 1] != pes[i]) pes[k++] = pes[i];
+    }
+    ush_tp.local_pes = pes;
+    ush_tp.nlocal    = k;
+    return USH_TP_OK;
 }
 
 ush_tp_status_t ush_tp_bootstrap_init(void)
@@ -100,10 +121,7 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
         }
         ush_tp_job = (ush_tp_job_t){ .rank = 0, .size = 1, .local_rank = 0,
                                      .local_size = 1, .num_nodes = 1, .singleton = 1 };
-        ush_tp.local = calloc(1, sizeof(int));
-        if (!ush_tp.local) return USH_TP_ERR_NOMEM;
-        ush_tp.local[0] = 1;
-        return USH_TP_OK;
+        return ush_tp_parse_local_peers(NULL);
     }
     if (!ush_tp_pmix_up) {
         struct timespec ts;
@@ -128,17 +146,15 @@ ush_tp_status_t ush_tp_bootstrap_init(void)
     ush_tp_job = (ush_tp_job_t){ .rank = (int)ush_tp_myproc.rank, .size = (int)size,
                                  .local_rank = (int)lrank, .local_size = (int)lsize,
                                  .num_nodes = (int)nnodes };
-    ush_tp.local = calloc(size, sizeof(int));
-    if (!ush_tp.local) return USH_TP_ERR_NOMEM;
-
     pmix_value_t *val = NULL;
+    const char   *list = NULL;
     if (PMIx_Get(&wild, PMIX_LOCAL_PEERS, NULL, 0, &val) == PMIX_SUCCESS && val &&
         val->type == PMIX_STRING) {
-        ush_tp_parse_local_peers(val->data.string);
+        list = val->data.string;
     }
+    ush_tp_status_t ret = ush_tp_parse_local_peers(list);
     if (val) PMIX_VALUE_RELEASE(val);
-    ush_tp.local[ush_tp_job.rank] = 1;
-    return USH_TP_OK;
+    return ret;
 }
 
 static void ush_tp_fence_done(pmix_status_t status, void *cbdata)
@@ -193,8 +209,57 @@ static void ush_tp_bootstrap_key(char *key, size_t len, const char *key_base)
     snprintf(key, len, "%s.%u", key_base, ush_tp_inits);
 }
 
-ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob, size_t len)
+static pmix_status_t ush_tp_pmix_fence(int collect)
 {
+    pmix_info_t info;
+    bool        flag = collect != 0;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &flag, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+/* The first PE after us in rank order that runs on another node, or -1. */
+static int ush_tp_remote_next(void)
+{
+    for (int i = 1; i < ush_tp_job.size; i++) {
+        int pe = (ush_tp_job.rank + i) % ush_tp_job.size, local = 0;
+        for (int j = 0; j < ush_tp.nlocal && !local; j++) local = ush_tp.local_pes[j] == pe;
+        if (!local) return pe;
+    }
+    return -1;
+}
+
+/* Seconds the probe of direct modex waits for a peer's blob. */
+#define USH_TP_DMODEX_PROBE_S 10
+
+int ush_tp_modex_collected = 1;
+
+/* Whether the launcher hands out a peer's blob (key) on demand, from the
+ * peer's node: the answer to one PMIx_Get. Every PE asks about its next
+ * PE on another node, after a fence, so every PE gets its launcher's
+ * answer; all of a job's servers are one launcher's. */
+static int ush_tp_dmodex_serves(const char *key)
+{
+    int pe = ush_tp_remote_next();
+    if (pe < 0) return 1;
+    pmix_proc_t   proc;
+    pmix_value_t *val = NULL;
+    pmix_info_t   info;
+    int           timeout = USH_TP_DMODEX_PROBE_S;
+    PMIX_LOAD_PROCID(&proc, ush_tp_myproc.nspace, (pmix_rank_t)pe);
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Get(&proc, key, &info, 1, &val);
+    PMIX_INFO_DESTRUCT(&info);
+    int ok = rc == PMIX_SUCCESS && val && val->type == PMIX_BYTE_OBJECT;
+    if (val) PMIX_VALUE_RELEASE(val);
+    return ok;
+}
+
+ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob, size_t len,
+                                         int *collected)
+{
+    int collect = *collected;
     /* A job of one reads only its own record, which the caller keeps. */
     if (!ush_tp_pmix_up) return USH_TP_OK;
     char key[PMIX_MAX_KEYLEN + 1];
@@ -211,19 +276,28 @@ ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob,
         return USH_TP_ERR_BOOTSTRAP;
     }
 
-    /* Collected, every PE's blob is at its node's PMIx server (in PMIx's
-     * shared-memory store where the server keeps one) once the fence
-     * returns, so a later lookup is a local read, never a request that
-     * travels to the peer's node. */
-    pmix_info_t info;
-    bool        collect = true;
-    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
-    rc = PMIx_Fence(NULL, 0, &info, 1);
-    PMIX_INFO_DESTRUCT(&info);
+    /* Collected, every PE's blob is at every node's PMIx server once the
+     * fence returns: each node receives and holds the whole job's blobs
+     * (100 MB a node for 100 000 PEs of 1 KiB), most never read. Not
+     * collected, a node's server holds its own PEs' blobs, and a lookup
+     * of a PE on another node asks that node's server for it (direct
+     * modex: Slurm's PMIx plugin, Open MPI's mpirun, PRRTE). On one node
+     * the server holds every blob either way. A launcher that cannot
+     * serve such lookups says so to the probe, on every PE alike, and the
+     * job then collects after all. */
+    if (!collect) {
+        rc = ush_tp_pmix_fence(0);
+        if (rc == PMIX_SUCCESS && ush_tp_job.num_nodes > 1 && !ush_tp_dmodex_serves(key)) {
+            collect = 1;
+        }
+    }
+    if (collect && rc == PMIX_SUCCESS) rc = ush_tp_pmix_fence(1);
     if (rc != PMIX_SUCCESS) {
-        ush_tp_set_error("PMIx_Fence(collect): %s", PMIx_Error_string(rc));
+        ush_tp_set_error("PMIx_Fence(%s): %s", collect ? "collect" : "no data",
+                         PMIx_Error_string(rc));
         return USH_TP_ERR_BOOTSTRAP;
     }
+    *collected = collect;
     return USH_TP_OK;
 }
 
@@ -257,7 +331,9 @@ ush_tp_status_t ush_tp_gather(const char *key, const void *blob, size_t len, int
                               int (*fn)(int pe, const void *blob, size_t len, void *arg),
                               void *arg)
 {
-    ush_tp_status_t st = ush_tp_bootstrap_publish(key, blob, len);
+    /* Collected: the root reads every blob anyway. */
+    int             collect = 1;
+    ush_tp_status_t st      = ush_tp_bootstrap_publish(key, blob, len, &collect);
     if (st != USH_TP_OK || ush_tp_job.rank != root) return st;
     for (int pe = 0; pe < ush_tp_job.size; pe++) {
         st = pe == root ? (fn(pe, blob, len, arg) ? USH_TP_ERR_BOOTSTRAP : USH_TP_OK)

@@ -153,7 +153,7 @@ void ush_tp_ctx_destroy(ush_tp_ctx_t *c)
     ush_tp_pworker_t *pw = c->pw;
     int               last;
 
-    if (c->eps) ush_tp_quiet(c);
+    if (c->peers.page) ush_tp_quiet(c);
     ush_tp_ctx_fini(c);
     free(c);
 

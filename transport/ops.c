@@ -436,12 +436,15 @@ static void ush_tp_flush_eps(ush_tp_ctx_t *c)
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t    reqs[USH_TP_FLUSH_BATCH];
     int                 nep = __atomic_load_n(&c->nep, __ATOMIC_ACQUIRE);
+    /* after nep: a list at least as long as nep was when stored */
+    const ush_tp_pe_list_t *list = __atomic_load_n(&c->ep_list, __ATOMIC_ACQUIRE);
 
     for (int i = 0; i < nep;) {
         int k = 0;
         for (; i < nep && k < USH_TP_FLUSH_BATCH; i++) {
-            int      pe = c->ep_pes[i];
-            ucp_ep_h ep = __atomic_load_n(&c->eps[pe], __ATOMIC_ACQUIRE);
+            int                      pe = list->pe[i];
+            const ush_tp_ctx_page_t *pg = ush_tp_dir_page(&c->peers, pe);
+            ucp_ep_h ep = __atomic_load_n(&pg->ep[pe & USH_TP_PAGE_MASK], __ATOMIC_ACQUIRE);
             if (ep) reqs[k++] = ucp_ep_flush_nbx(ep, &prm);
         }
         for (int j = 0; j < k; j++) {

@@ -27,7 +27,7 @@ void ush_tp_ep_check_order(ucp_ep_h ep, int pe)
     size_t len  = 0;
     FILE  *f;
 
-    if (ush_tp.local[pe] || __atomic_load_n(&ush_tp_unordered, __ATOMIC_RELAXED)) return;
+    if (ush_tp_local(pe) || __atomic_load_n(&ush_tp_unordered, __ATOMIC_RELAXED)) return;
     if ((f = open_memstream(&text, &len)) != NULL) {
         ucp_ep_print_info(ep, f);
         fclose(f);

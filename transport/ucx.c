@@ -23,7 +23,6 @@ ush_tp_ctx_t   *ush_tp_ctx_default;
 ush_tp_thread_t ush_tp_thread_provided;
 ush_tp_thread_t ush_tp_thread_job;
 int             ush_tp_progress_mt;
-char         **ush_tp_map;
 int            ush_tp_direct_amo;
 int            ush_tp_all_mapped;
 unsigned       ush_tp_local_mapped;
@@ -308,13 +307,16 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
         return ret;
     ush_tp_thread_provided = mode < thread_mode ? mode : thread_mode;
 
-    /* A small record per peer, filled on first use: a PE reads a peer's
-     * wire-up data, makes its endpoint and maps its memory only if it
-     * talks to it, so start-up costs the same at any job size. */
-    ush_tp.peers       = calloc((size_t)ush_tp_job.size, sizeof(*ush_tp.peers));
-    ush_tp_map         = calloc((size_t)ush_tp_job.size * USH_TP_MAX_SEGS, sizeof(char *));
-    ush_tp.map_pending = calloc((size_t)ush_tp_job.size, 1);
-    if (!ush_tp.peers || !ush_tp_map || !ush_tp.map_pending) return USH_TP_ERR_NOMEM;
+    /* Per-peer state in pages made on first use (pages.c): a PE reads a
+     * peer's wire-up data, makes its endpoint and maps its memory only if
+     * it talks to it, so start-up costs the same at any job size. The
+     * node's own PEs are marked now (their pages made). */
+    if (ush_tp_dir_init(&ush_tp_pages, ush_tp_job.size, sizeof(ush_tp_page_t)) != USH_TP_OK)
+        return USH_TP_ERR_NOMEM;
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        int pe = ush_tp.local_pes[i];
+        ush_tp_page(pe)->local[pe & USH_TP_PAGE_MASK] = 1;
+    }
     pthread_mutex_init(&ush_tp.peer_lock, NULL);
     pthread_mutex_init(&ush_tp.map_lock, NULL);
 
@@ -324,7 +326,6 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
 
 ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thread_t mode)
 {
-    size_t n   = (size_t)ush_tp_job.size;
     c->worker  = worker;
     c->mode    = mode;
     c->issued  = 0;
@@ -332,11 +333,9 @@ ush_tp_status_t ush_tp_ctx_init(ush_tp_ctx_t *c, ucp_worker_h worker, ush_tp_thr
     c->local_issued  = 0;
     c->local_flushed = 0;
     c->nep     = 0;
-    c->eps     = calloc(n, sizeof(*c->eps));
-    c->ep_pes  = malloc(n * sizeof(*c->ep_pes));
-    c->rkeys   = calloc(n * USH_TP_MAX_SEGS, sizeof(*c->rkeys));
+    c->ep_list = NULL;
     pthread_mutex_init(&c->lock, NULL);
-    return (c->eps && c->ep_pes && c->rkeys) ? USH_TP_OK : USH_TP_ERR_NOMEM;
+    return ush_tp_dir_init(&c->peers, ush_tp_job.size, sizeof(ush_tp_ctx_page_t));
 }
 
 static ush_tp_status_t ush_tp_seg_map(int seg, ucp_mem_map_params_t *mp)
@@ -495,6 +494,19 @@ static void ush_tp_peer_release(ush_tp_peer_t *peer)
     }
 }
 
+/* A page's records (the look-aheads no access took are gone already). */
+static void ush_tp_page_release(void *page, int first_pe, void *arg)
+{
+    ush_tp_page_t *pg = page;
+    (void)first_pe, (void)arg;
+    for (int k = 0; k < USH_TP_PAGE_PES; k++) {
+        if (!pg->peer[k]) continue;
+        ush_tp_peer_release(pg->peer[k]);
+        free(pg->peer[k]);
+        ush_tp_peer_state_add(-(ssize_t)sizeof(ush_tp_peer_t));
+    }
+}
+
 static int ush_tp_ahead_map; /* look-aheads map the peers too */
 
 /* A peer's blob arrived on PMIx's thread: read it and (ush_tp_ahead_map)
@@ -502,7 +514,8 @@ static int ush_tp_ahead_map; /* look-aheads map the peers too */
  * peer may hold peer_lock while it waits for exactly this. */
 static void ush_tp_peer_arrived(int pe, const void *blob, size_t len, void *arg)
 {
-    ush_tp_peer_t *peer = arg, *ahead = blob ? calloc(1, sizeof(*ahead)) : NULL;
+    ush_tp_page_t *pg    = arg;
+    ush_tp_peer_t *ahead = blob ? calloc(1, sizeof(*ahead)) : NULL;
     int            ok   = ahead && ush_tp_peer_unpack(pe, blob, len, ahead) == 0;
 
     if (!ok && ahead) {
@@ -512,9 +525,9 @@ static void ush_tp_peer_arrived(int pe, const void *blob, size_t len, void *arg)
     }
     for (uint32_t s = 0; ok && ush_tp_ahead_map && s < ahead->head.nsegs; s++)
         ahead->share_map[s] = ush_tp_share_map(&ahead->share[s]);
-    peer->ahead_peer = ahead;
-    __atomic_store_n(&peer->ahead, ok ? USH_TP_AHEAD_READY : USH_TP_AHEAD_FAILED,
-                     __ATOMIC_RELEASE);
+    pg->ahead_peer[pe & USH_TP_PAGE_MASK] = ahead;
+    __atomic_store_n(&pg->ahead[pe & USH_TP_PAGE_MASK],
+                     ok ? USH_TP_AHEAD_READY : USH_TP_AHEAD_FAILED, __ATOMIC_RELEASE);
 }
 
 /* The first access to a node-local peer needs its blob (a PMIx_Get) and
@@ -534,18 +547,18 @@ static void ush_tp_peer_arrived(int pe, const void *blob, size_t len, void *arg)
 
 static void ush_tp_peer_ahead(void)
 {
-    int nlocal = 0, me = ush_tp_job.rank;
-    for (int pe = 0; pe < ush_tp_job.size; pe++) nlocal += ush_tp.local[pe] != 0;
+    int nlocal = ush_tp.nlocal, me = 0;
     if (nlocal < 2 || nlocal > USH_TP_AHEAD_MAX) return;
     ush_tp_ahead_map = nlocal <= USH_TP_AHEAD_MAP_MAX;
-    for (int i = 1; i < ush_tp_job.size; i++) {
-        int            pe   = (me + i) % ush_tp_job.size; /* neighbours first */
-        ush_tp_peer_t *peer = &ush_tp.peers[pe];
-        if (!ush_tp.local[pe]) continue;
-        peer->ahead = USH_TP_AHEAD_PENDING;
-        if (ush_tp_bootstrap_lookup_nb(USH_TP_WIREUP_KEY, pe, ush_tp_peer_arrived, peer) !=
+    while (ush_tp.local_pes[me] != ush_tp_job.rank) me++;
+    for (int i = 1; i < nlocal; i++) {
+        int            pe = ush_tp.local_pes[(me + i) % nlocal]; /* neighbours first */
+        ush_tp_page_t *pg = ush_tp_page(pe);
+        int           *st = &pg->ahead[pe & USH_TP_PAGE_MASK];
+        *st = USH_TP_AHEAD_PENDING;
+        if (ush_tp_bootstrap_lookup_nb(USH_TP_WIREUP_KEY, pe, ush_tp_peer_arrived, pg) !=
             USH_TP_OK)
-            peer->ahead = USH_TP_AHEAD_NONE;
+            *st = USH_TP_AHEAD_NONE;
     }
 }
 
@@ -553,43 +566,47 @@ static void ush_tp_peer_ahead(void)
  * then drop the ones no access took. */
 static void ush_tp_peer_ahead_drain(void)
 {
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        ush_tp_peer_t *peer = &ush_tp.peers[pe];
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        int            pe = ush_tp.local_pes[i], k = pe & USH_TP_PAGE_MASK;
+        ush_tp_page_t *pg = ush_tp_dir_page(&ush_tp_pages, pe);
+        if (!pg) continue;
         for (unsigned idle = 0;
-             __atomic_load_n(&peer->ahead, __ATOMIC_ACQUIRE) == USH_TP_AHEAD_PENDING;)
+             __atomic_load_n(&pg->ahead[k], __ATOMIC_ACQUIRE) == USH_TP_AHEAD_PENDING;)
             ush_tp_idle(idle++);
-        if (peer->ahead_peer) {
-            ush_tp_peer_release(peer->ahead_peer);
-            free(peer->ahead_peer);
-            peer->ahead_peer = NULL;
+        if (pg->ahead_peer[k]) {
+            ush_tp_peer_release(pg->ahead_peer[k]);
+            free(pg->ahead_peer[k]);
+            pg->ahead_peer[k] = NULL;
         }
     }
 }
 
 ush_tp_peer_t *ush_tp_peer_load(int pe)
 {
-    ush_tp_peer_t *peer = &ush_tp.peers[pe];
+    if (pe < 0 || pe >= ush_tp_job.size) ush_tp_fatal("no PE %d in a job of %d", pe, ush_tp_job.size);
+    ush_tp_page_t *pg = ush_tp_page(pe);
+    int            k  = pe & USH_TP_PAGE_MASK;
 
     pthread_mutex_lock(&ush_tp.peer_lock);
-    if (!peer->loaded) {
+    ush_tp_peer_t *peer = pg->peer[k];
+    if (!peer) {
         int ahead;
-        for (unsigned idle = 0; (ahead = __atomic_load_n(&peer->ahead, __ATOMIC_ACQUIRE)) ==
+        for (unsigned idle = 0; (ahead = __atomic_load_n(&pg->ahead[k], __ATOMIC_ACQUIRE)) ==
                                 USH_TP_AHEAD_PENDING;)
             ush_tp_idle(idle++);
         int bad = 0;
         if (ahead == USH_TP_AHEAD_READY) {
-            ush_tp_peer_t *read = peer->ahead_peer;
-            *peer       = *read;
-            peer->ahead = ahead;
-            peer->ahead_peer = NULL;
-            peer->loaded     = 0;
-            free(read);
-        } else {
+            peer              = pg->ahead_peer[k];
+            pg->ahead_peer[k] = NULL;
+        } else if ((peer = calloc(1, sizeof(*peer))) != NULL) {
             bad = ush_tp_bootstrap_lookup(USH_TP_WIREUP_KEY, pe, ush_tp_peer_unpack, peer) !=
                   USH_TP_OK;
         }
+        if (!peer) ush_tp_fatal("out of memory for the wire-up record of PE %d", pe);
         if (bad) ush_tp_fatal("wire-up with PE %d: %s", pe, ush_tp_strerror());
-        __atomic_store_n(&peer->loaded, 1, __ATOMIC_RELEASE);
+        ush_tp_peer_state_add((ssize_t)sizeof(*peer));
+        /* release: the record before the pointer, for ush_tp_peer */
+        __atomic_store_n(&pg->peer[k], peer, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&ush_tp.peer_lock);
     return peer;
@@ -605,8 +622,11 @@ static int ush_tp_head_unpack(int pe, const void *blob, size_t len, void *arg)
 
 int ush_tp_peer_head(int pe, ush_tp_blob_head_t *head)
 {
-    const ush_tp_peer_t *peer = &ush_tp.peers[pe];
-    if (__atomic_load_n(&peer->loaded, __ATOMIC_ACQUIRE)) {
+    const ush_tp_page_t *pg   = ush_tp_dir_page(&ush_tp_pages, pe);
+    const ush_tp_peer_t *peer = pg ? __atomic_load_n(&pg->peer[pe & USH_TP_PAGE_MASK],
+                                                     __ATOMIC_ACQUIRE)
+                                   : NULL;
+    if (peer) {
         *head = peer->head;
         return 0;
     }
@@ -685,8 +705,10 @@ static void ush_tp_map_seg(int pe, int s)
                      "the PEs of a node in one container and PID namespace, or set "
                      "SHMEM_SHARE_STATIC=0 if segment 1 (static data) is the one", pe, s);
     }
-    __atomic_store_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + s], ptr, __ATOMIC_RELEASE);
-    __atomic_and_fetch(&ush_tp.map_pending[pe], (unsigned char)~(1u << s), __ATOMIC_RELEASE);
+    ush_tp_page_t *pg = ush_tp_page(pe);
+    __atomic_store_n(&pg->map[pe & USH_TP_PAGE_MASK][s], ptr, __ATOMIC_RELEASE);
+    __atomic_and_fetch(&pg->map_pending[pe & USH_TP_PAGE_MASK], (unsigned char)~(1u << s),
+                       __ATOMIC_RELEASE);
 }
 
 /* On a node of more than USH_TP_AHEAD_MAP_MAX PEs nothing was mapped
@@ -706,24 +728,30 @@ static void ush_tp_map_seg(int pe, int s)
 static void ush_tp_map_batch(int seg)
 {
     if (ush_tp_ahead_map || ++ush_tp.map_lazy[seg] != USH_TP_MAP_BATCH_AFTER) return;
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        if ((ush_tp.map_pending[pe] & (1u << seg)) &&
-            __atomic_load_n(&ush_tp.peers[pe].ahead, __ATOMIC_ACQUIRE) == USH_TP_AHEAD_READY)
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        int            pe = ush_tp.local_pes[i], k = pe & USH_TP_PAGE_MASK;
+        ush_tp_page_t *pg = ush_tp_page(pe);
+        if ((pg->map_pending[k] & (1u << seg)) &&
+            __atomic_load_n(&pg->ahead[k], __ATOMIC_ACQUIRE) == USH_TP_AHEAD_READY)
             ush_tp_map_seg(pe, seg);
     }
 }
 
 char *ush_tp_map_miss(int pe, int seg)
 {
-    char        **slot = &ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    /* No page: a peer not on this node, never touched here. */
+    ush_tp_page_t *pg = ush_tp_dir_page(&ush_tp_pages, pe);
+    if (!pg) return NULL;
+    int           k    = pe & USH_TP_PAGE_MASK;
+    char        **slot = &pg->map[k][seg];
     unsigned char bit  = (unsigned char)(1u << seg);
 
     /* A segment is mapped once, by the first thread to need it; the others
      * see the slot it stored once they see its pending bit cleared
      * (release). */
-    if (__atomic_load_n(&ush_tp.map_pending[pe], __ATOMIC_ACQUIRE) & bit) {
+    if (__atomic_load_n(&pg->map_pending[k], __ATOMIC_ACQUIRE) & bit) {
         pthread_mutex_lock(&ush_tp.map_lock);
-        if (ush_tp.map_pending[pe] & bit) {
+        if (pg->map_pending[k] & bit) {
             ush_tp_map_seg(pe, seg);
             ush_tp_map_batch(seg);
         }
@@ -735,11 +763,10 @@ char *ush_tp_map_miss(int pe, int seg)
 /* The next PE on this node after us, in rank order and around; -1 alone. */
 static int ush_tp_local_next(void)
 {
-    for (int i = 1; i < ush_tp_job.size; i++) {
-        int pe = (ush_tp_job.rank + i) % ush_tp_job.size;
-        if (ush_tp.local[pe]) return pe;
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        if (ush_tp.local_pes[i] > ush_tp_job.rank) return ush_tp.local_pes[i];
     }
-    return -1;
+    return ush_tp.nlocal > 1 ? ush_tp.local_pes[0] : -1;
 }
 
 unsigned ush_tp_map_probe(void)
@@ -755,8 +782,7 @@ unsigned ush_tp_map_probe(void)
 
 void ush_tp_agreed(ush_tp_thread_t thread_max, unsigned unmapped)
 {
-    int all_local = 1;
-    for (int pe = 0; pe < ush_tp_job.size; pe++) all_local &= ush_tp.local[pe] != 0;
+    int all_local = ush_tp.nlocal == ush_tp_job.size;
     ush_tp_thread_job   = thread_max;
     ush_tp_all_mapped   = unmapped == 0 && all_local && ush_tp_direct_amo;
     ush_tp_local_mapped = ~unmapped & ((1u << ush_tp.nsegs) - 1);
@@ -764,12 +790,13 @@ void ush_tp_agreed(ush_tp_thread_t thread_max, unsigned unmapped)
 
 int ush_tp_local(int pe)
 {
-    return ush_tp.local[pe];
+    const ush_tp_page_t *pg = ush_tp_dir_page(&ush_tp_pages, pe);
+    return pg && pg->local[pe & USH_TP_PAGE_MASK];
 }
 
 void ush_tp_peer_warm(int pe)
 {
-    if (ush_tp.local[pe]) {
+    if (ush_tp_local(pe)) {
         (void)ush_tp_mapped(pe, 0);
     } else {
         (void)ush_tp_ep(ush_tp_ctx_default, pe);
@@ -826,22 +853,31 @@ ush_tp_status_t ush_tp_wireup(void)
     }
     /* Our own record from our own blob: a self endpoint needs it. */
     int me = ush_tp_job.rank;
-    ret    = ush_tp_bootstrap_publish(USH_TP_WIREUP_KEY, blob, blob_len);
-    if (ret == USH_TP_OK && ush_tp_peer_unpack(me, blob, blob_len, &ush_tp.peers[me])) {
-        ret = USH_TP_ERR_BOOTSTRAP;
+    ush_tp_modex_collected = 0;
+    ret = ush_tp_bootstrap_publish(USH_TP_WIREUP_KEY, blob, blob_len, &ush_tp_modex_collected);
+    ush_tp_page_t *pg   = ush_tp_page(me);
+    ush_tp_peer_t *self = calloc(1, sizeof(*self));
+    if (ret == USH_TP_OK && (!self || ush_tp_peer_unpack(me, blob, blob_len, self))) {
+        ret = self ? USH_TP_ERR_BOOTSTRAP : USH_TP_ERR_NOMEM;
     }
     free(blob);
-    if (ret != USH_TP_OK) goto out_release;
-    ush_tp.peers[me].loaded = 1;
-    ush_tp_peer_ahead();
+    if (ret != USH_TP_OK) {
+        free(self);
+        goto out_release;
+    }
+    ush_tp_peer_state_add((ssize_t)sizeof(*self));
+    __atomic_store_n(&pg->peer[me & USH_TP_PAGE_MASK], self, __ATOMIC_RELEASE);
 
-    for (int s = 0; s < ush_tp.nsegs; s++) {
-        ush_tp_map[(size_t)me * USH_TP_MAX_SEGS + s] = ush_tp.seg_base[s];
+    /* Before the look-ahead, whose thread may map them: a node-local
+     * peer's segments are pending until mapped. */
+    for (int s = 0; s < ush_tp.nsegs; s++) pg->map[me & USH_TP_PAGE_MASK][s] = ush_tp.seg_base[s];
+    for (int i = 0; i < ush_tp.nlocal; i++) {
+        int pe = ush_tp.local_pes[i];
+        if (pe == me) continue;
+        ush_tp_page(pe)->map_pending[pe & USH_TP_PAGE_MASK] =
+            (unsigned char)((1u << ush_tp.nsegs) - 1);
     }
-    for (int pe = 0; pe < ush_tp_job.size; pe++) {
-        ush_tp.map_pending[pe] =
-            pe != me && ush_tp.local[pe] ? (unsigned char)((1u << ush_tp.nsegs) - 1) : 0;
-    }
+    ush_tp_peer_ahead();
     /* CPU atomics on mapped memory agree with UCX's unless a network
      * device performs atomics on the same memory: UCX's software atomics
      * (TCP, shared memory) are CPU atomics run by the target. */
@@ -862,8 +898,9 @@ out_release:
 
 ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
 {
+    ush_tp_ctx_page_t *pg = ush_tp_dir_make(&c->peers, pe);
     pthread_mutex_lock(&c->lock);
-    ucp_ep_h ep = c->eps[pe];
+    ucp_ep_h ep = pg->ep[pe & USH_TP_PAGE_MASK];
     if (!ep) {
         ucp_ep_params_t ep_params = {
             .field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS,
@@ -876,9 +913,21 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
         ush_tp_ep_check_order(ep, pe);
         /* The list first: a quiet that finds the endpoint must find it
          * listed, or it would not flush it. */
-        c->ep_pes[c->nep] = pe;
+        ush_tp_pe_list_t *list = c->ep_list;
+        if (!list || c->nep == list->cap) {
+            int               cap    = list ? 2 * list->cap : 16;
+            ush_tp_pe_list_t *longer = malloc(sizeof(*longer) + (size_t)cap * sizeof(int));
+            if (!longer) ush_tp_fatal("out of memory for the endpoint list (PE %d)", pe);
+            longer->older = list;
+            longer->cap   = cap;
+            if (list) memcpy(longer->pe, list->pe, (size_t)c->nep * sizeof(int));
+            ush_tp_peer_state_add((ssize_t)(sizeof(*longer) + (size_t)cap * sizeof(int)));
+            __atomic_store_n(&c->ep_list, longer, __ATOMIC_RELEASE);
+            list = longer;
+        }
+        list->pe[c->nep] = pe;
         __atomic_store_n(&c->nep, c->nep + 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&c->eps[pe], ep, __ATOMIC_RELEASE);
+        __atomic_store_n(&pg->ep[pe & USH_TP_PAGE_MASK], ep, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&c->lock);
     return ep;
@@ -886,9 +935,10 @@ ucp_ep_h ush_tp_ep_create(ush_tp_ctx_t *c, int pe)
 
 ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg)
 {
-    ucp_ep_h ep = ush_tp_ep(c, pe);
+    ucp_ep_h           ep = ush_tp_ep(c, pe);
+    ush_tp_ctx_page_t *pg = ush_tp_dir_make(&c->peers, pe);
     pthread_mutex_lock(&c->lock);
-    ucp_rkey_h *slot = &c->rkeys[(size_t)pe * USH_TP_MAX_SEGS + seg];
+    ucp_rkey_h *slot = &pg->rkey[pe & USH_TP_PAGE_MASK][seg];
     ucp_rkey_h  rkey = *slot;
     if (!rkey) {
         ucs_status_t st = ucp_ep_rkey_unpack(ep, ush_tp_peer(pe)->rkey_buf[seg], &rkey);
@@ -912,15 +962,28 @@ static int ush_tp_progress_worker(void *worker)
 
 /* Free c's endpoint and rkey tables (its endpoints are closed or about
  * to go with their worker). */
+static void ush_tp_ctx_page_free(void *page, int first_pe, void *arg)
+{
+    ush_tp_ctx_page_t *pg = page;
+    (void)first_pe, (void)arg;
+    for (int k = 0; k < USH_TP_PAGE_PES; k++) {
+        for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
+            if (pg->rkey[k][s]) ucp_rkey_destroy(pg->rkey[k][s]);
+        }
+    }
+}
+
 static void ush_tp_ctx_free(ush_tp_ctx_t *c)
 {
-    size_t n = (size_t)ush_tp_job.size;
-    for (size_t i = 0; c->rkeys && i < n * USH_TP_MAX_SEGS; i++) {
-        if (c->rkeys[i]) ucp_rkey_destroy(c->rkeys[i]);
+    ush_tp_dir_each(&c->peers, ush_tp_ctx_page_free, NULL);
+    ush_tp_dir_fini(&c->peers);
+    for (ush_tp_pe_list_t *list = c->ep_list, *older; list; list = older) {
+        older = list->older;
+        ush_tp_peer_state_add(-(ssize_t)(sizeof(*list) + (size_t)list->cap * sizeof(int)));
+        free(list);
     }
-    free(c->eps);
-    free(c->ep_pes);
-    free(c->rkeys);
+    c->ep_list = NULL;
+    c->nep     = 0;
     pthread_mutex_destroy(&c->lock);
 }
 
@@ -932,12 +995,13 @@ void ush_tp_ctx_fini(ush_tp_ctx_t *c)
      * then ends "not connected", "reset" or "timed out", none of which
      * the user needs to hear of. */
     ucp_request_param_t prm = { .op_attr_mask = 0 };
-    for (size_t pe = 0; c->eps && pe < (size_t)ush_tp_job.size; pe++) {
-        if (!c->eps[pe]) continue;
-        ucs_status_t st = ush_tp_wait(c, ucp_ep_close_nbx(c->eps[pe], &prm));
+    for (int i = 0; i < c->nep; i++) {
+        int                pe = c->ep_list->pe[i];
+        ush_tp_ctx_page_t *pg = ush_tp_dir_page(&c->peers, pe);
+        ucs_status_t       st = ush_tp_wait(c, ucp_ep_close_nbx(pg->ep[pe & USH_TP_PAGE_MASK], &prm));
         if (st != UCS_OK && st != UCS_ERR_CANCELED && st != UCS_ERR_CONNECTION_RESET &&
             st != UCS_ERR_ENDPOINT_TIMEOUT && st != UCS_ERR_NOT_CONNECTED) {
-            fprintf(stderr, "ushmem: PE %d: closing the endpoint to PE %zu: %s\n",
+            fprintf(stderr, "ushmem: PE %d: closing the endpoint to PE %d: %s\n",
                     ush_tp_job.rank, pe, ucs_status_string(st));
         }
     }
@@ -978,14 +1042,12 @@ void ush_tp_finalize(void)
     }
     /* Our own static data stays on its memfd (the program runs on it, and
      * a later shmem_init shares it again): only peers' mappings go. */
-    for (int pe = 0; pe < ush_tp_job.size; pe++) ush_tp_peer_release(&ush_tp.peers[pe]);
-    free(ush_tp.peers);
-    free(ush_tp_map);
-    free(ush_tp.map_pending);
+    ush_tp_dir_each(&ush_tp_pages, ush_tp_page_release, NULL);
+    ush_tp_dir_fini(&ush_tp_pages);
     pthread_mutex_destroy(&ush_tp.peer_lock);
     pthread_mutex_destroy(&ush_tp.map_lock);
     ucs_log_pop_handler();
     ucp_cleanup(ush_tp.context);
-    free(ush_tp.local);
+    free(ush_tp.local_pes);
     memset(&ush_tp, 0, sizeof(ush_tp));
 }

@@ -90,6 +90,9 @@ ush_tp_status_t ush_tp_seg_register(int seg, void *base, size_t size);
  * rkey) with one PMIx fence. A peer's are read, its endpoint made and its
  * memory mapped when first needed. */
 ush_tp_status_t ush_tp_wireup(void);
+/* The wire-up's fence handed every PE's blob to every node (1), or each
+ * node's launcher serves its PEs' blobs on demand (0: direct modex). */
+extern int ush_tp_modex_collected;
 void            ush_tp_finalize(void);
 const char     *ush_tp_strerror(void);   /* reason of the last failure */
 /* Collective, on every PE: hand blob to PE root, where fn(pe, blob, len,
@@ -125,11 +128,45 @@ void            ush_tp_ctx_progress_all(int multiple);
 /* Context workers alive. */
 int             ush_tp_ctx_workers(void);
 
+/* What a PE keeps per peer lives in pages of USH_TP_PAGE_PES consecutive
+ * PEs, made when it first touches one of them (pages.c): a PE that talks
+ * to its ring neighbours in a job of a million PEs holds a few pages and
+ * a directory of one pointer per page, not a record per PE of the job. */
+#define USH_TP_PAGE_SHIFT 8
+#define USH_TP_PAGE_PES   (1 << USH_TP_PAGE_SHIFT)
+#define USH_TP_PAGE_MASK  (USH_TP_PAGE_PES - 1)
+
+typedef struct {
+    void  **page;  /* [pe >> USH_TP_PAGE_SHIFT], NULL until made */
+    size_t  npages;
+    size_t  page_bytes;
+} ush_tp_dir_t;
+
+static inline void *ush_tp_dir_page(const ush_tp_dir_t *d, int pe)
+{
+    /* acquire: pairs with the release that published the zeroed page */
+    return __atomic_load_n(&d->page[(unsigned)pe >> USH_TP_PAGE_SHIFT], __ATOMIC_ACQUIRE);
+}
+
+struct ush_tp_peer;
+
+/* The job-wide part of a page: what this PE knows of each of its peers. */
+typedef struct {
+    char               *map[USH_TP_PAGE_PES][USH_TP_MAX_SEGS]; /* see ush_tp_mapped */
+    struct ush_tp_peer *peer[USH_TP_PAGE_PES];       /* wire-up record, once loaded */
+    struct ush_tp_peer *ahead_peer[USH_TP_PAGE_PES]; /* a look-ahead's record, ours to take */
+    int                 ahead[USH_TP_PAGE_PES];      /* USH_TP_AHEAD_* */
+    unsigned char       local[USH_TP_PAGE_PES];      /* runs on this node */
+    unsigned char       map_pending[USH_TP_PAGE_PES]; /* bit s: segment s not yet mapped */
+} ush_tp_page_t;
+
 /* Local address of pe's segment seg where it is mapped (self, or a
  * node-local peer whose segment could be mapped), else NULL. A node-local
- * peer is mapped on the first call that asks for it.
- * Indexed [pe * USH_TP_MAX_SEGS + seg]. */
-extern char **ush_tp_map;
+ * peer is mapped on the first call that asks for it. */
+extern ush_tp_dir_t ush_tp_pages;
+/* Bytes this PE holds for its peers: directories, pages and wire-up
+ * records (UCX's own endpoint state not counted). */
+size_t ush_tp_peer_state_bytes(void);
 /* CPU atomics on mapped addresses are coherent with every other path that
  * reaches the same memory (true when the job is on one node). */
 extern int ush_tp_direct_amo;
@@ -150,7 +187,9 @@ static inline char *ush_tp_mapped(int pe, int seg)
 {
     /* acquire: pairs with the store of the thread that mapped it (a
      * plain load on x86, ldar on aarch64) */
-    char *p = __atomic_load_n(&ush_tp_map[(size_t)pe * USH_TP_MAX_SEGS + seg], __ATOMIC_ACQUIRE);
+    ush_tp_page_t *pg = ush_tp_dir_page(&ush_tp_pages, pe);
+    char          *p  = pg ? __atomic_load_n(&pg->map[pe & USH_TP_PAGE_MASK][seg], __ATOMIC_ACQUIRE)
+                           : NULL;
     return __builtin_expect(p != NULL, 1) ? p : ush_tp_map_miss(pe, seg);
 }
 

@@ -6,6 +6,7 @@
 
 #include "ush_tp.h"
 #include <pthread.h>
+#include <sys/types.h>
 #include <ucp/api/ucp.h>
 
 /* A segment backed by a memfd that node-local peers open through
@@ -31,11 +32,9 @@ typedef struct {
  * it read and mapped, then the state (release). */
 enum { USH_TP_AHEAD_NONE, USH_TP_AHEAD_PENDING, USH_TP_AHEAD_READY, USH_TP_AHEAD_FAILED };
 
-/* What a PE published about itself at wire-up, read on first use. */
+/* What a PE published about itself at wire-up, read on first use and
+ * then pointed to from its page (ush_tp_page_t). */
 typedef struct ush_tp_peer {
-    int                loaded;          /* the rest is valid (release-stored) */
-    int                ahead;           /* USH_TP_AHEAD_*, the look-ahead's state */
-    struct ush_tp_peer *ahead_peer;     /* READY: the peer as read ahead, ours to take */
     ush_tp_blob_head_t head;
     void              *worker_addr;     /* ucp worker address blob */
     uint64_t           seg_base[USH_TP_MAX_SEGS];
@@ -56,13 +55,27 @@ typedef struct ush_tp_pworker {
     struct ush_tp_pworker  *next;
 } ush_tp_pworker_t;
 
+/* A context's part of a page: endpoints and rkeys, made on first use. */
+typedef struct {
+    ucp_ep_h   ep[USH_TP_PAGE_PES];
+    ucp_rkey_h rkey[USH_TP_PAGE_PES][USH_TP_MAX_SEGS];
+} ush_tp_ctx_page_t;
+
+/* The PEs a context has endpoints to, in creation order. Grown by copying
+ * into a list twice as long; the shorter ones stay (linked) until the
+ * context goes, because a quiet on another thread may still read one. */
+typedef struct ush_tp_pe_list {
+    struct ush_tp_pe_list *older;
+    int                    cap;
+    int                    pe[];
+} ush_tp_pe_list_t;
+
 struct ush_tp_ctx {
     ucp_worker_h     worker;
     ush_tp_pworker_t *pw;       /* the pool worker; NULL for the default context */
-    ucp_ep_h        *eps;       /* [pe], created on first use */
-    int             *ep_pes;    /* PEs with an endpoint, in creation order */
-    int              nep;       /* entries of ep_pes (release-stored) */
-    ucp_rkey_h      *rkeys;     /* [pe * USH_TP_MAX_SEGS + seg], unpacked on first use */
+    ush_tp_dir_t     peers;     /* ush_tp_ctx_page_t pages */
+    ush_tp_pe_list_t *ep_list;  /* PEs with an endpoint (release-stored) */
+    int              nep;       /* entries of ep_list (release-stored after them) */
     unsigned long    issued;    /* UCX operations issued that a quiet owes */
     unsigned long    flushed;   /* how many of them a completed flush covered */
     unsigned long    local_issued;  /* UCX operations to node-local peers */
@@ -85,9 +98,8 @@ typedef struct {
     ush_tp_share_t  seg_share[USH_TP_MAX_SEGS];
     void           *seg_owned[USH_TP_MAX_SEGS]; /* our own memfd mapping, or NULL */
     int             nsegs;
-    ush_tp_peer_t  *peers;      /* [pe], each loaded on first use */
-    int            *local;      /* [pe]: on this node */
-    unsigned char  *map_pending; /* [pe]: bit s, a node-local peer's segment s not yet mapped */
+    int            *local_pes;  /* this node's PEs (ourselves included), ascending */
+    int             nlocal;
     int             map_lazy[USH_TP_MAX_SEGS]; /* peers whose segment s was mapped on access */
     pthread_mutex_t peer_lock;  /* loading a peer */
     pthread_mutex_t map_lock;   /* mapping a peer */
@@ -99,7 +111,8 @@ static inline void ush_tp_count_issued(ush_tp_ctx_t *c, int pe)
 {
     /* A node-local peer may also be written with stores, which a fence
      * orders after a UCX operation to it only by completing that. */
-    if (__builtin_expect(ush_tp.local[pe], 0)) {
+    const ush_tp_page_t *pg = ush_tp_dir_page(&ush_tp_pages, pe);
+    if (__builtin_expect(pg && pg->local[pe & USH_TP_PAGE_MASK], 0)) {
         __atomic_fetch_add(&c->local_issued, 1, __ATOMIC_RELEASE);
     }
     if (!ush_tp_unowed) __atomic_fetch_add(&c->issued, 1, __ATOMIC_RELEASE);
@@ -134,6 +147,18 @@ uint64_t   ush_tp_pidns(void);
  * the pid it names one process, whatever pids the system reuses. */
 uint64_t   ush_tp_proc_start(int pid);
 
+/* Pages of per-peer state (pages.c). A directory for npes PEs of pages of
+ * page_bytes; the page of pe, made (zeroed) on first call; fn on each
+ * page made; all freed. ush_tp_page makes pe's page of ush_tp_pages. */
+ush_tp_status_t ush_tp_dir_init(ush_tp_dir_t *d, int npes, size_t page_bytes);
+void           *ush_tp_dir_make(ush_tp_dir_t *d, int pe);
+void            ush_tp_dir_each(const ush_tp_dir_t *d,
+                                void (*fn)(void *page, int first_pe, void *arg), void *arg);
+void            ush_tp_dir_fini(ush_tp_dir_t *d);
+ush_tp_page_t  *ush_tp_page(int pe);
+/* Account for bytes of peer state allocated (negative: freed). */
+void            ush_tp_peer_state_add(ssize_t bytes);
+
 /* PE pe's published record, looked up on the first call (a fatal error if
  * it cannot be). Thread-safe. */
 ush_tp_peer_t *ush_tp_peer_load(int pe);
@@ -145,8 +170,11 @@ void            ush_tp_seg_destroy(int seg);
 
 static inline ush_tp_peer_t *ush_tp_peer(int pe)
 {
-    ush_tp_peer_t *peer = &ush_tp.peers[pe];
-    return __atomic_load_n(&peer->loaded, __ATOMIC_ACQUIRE) ? peer : ush_tp_peer_load(pe);
+    const ush_tp_page_t *pg   = ush_tp_dir_page(&ush_tp_pages, pe);
+    ush_tp_peer_t       *peer = pg ? __atomic_load_n(&pg->peer[pe & USH_TP_PAGE_MASK],
+                                                     __ATOMIC_ACQUIRE)
+                                   : NULL;
+    return peer ? peer : ush_tp_peer_load(pe);
 }
 
 /* The head of PE pe's blob without loading the rest (for abort.c, which
@@ -175,14 +203,16 @@ ucp_rkey_h ush_tp_rkey_unpack(ush_tp_ctx_t *c, int pe, int seg);
 
 static inline ucp_ep_h ush_tp_ep(ush_tp_ctx_t *c, int pe)
 {
-    ucp_ep_h ep = __atomic_load_n(&c->eps[pe], __ATOMIC_ACQUIRE);
+    const ush_tp_ctx_page_t *pg = ush_tp_dir_page(&c->peers, pe);
+    ucp_ep_h ep = pg ? __atomic_load_n(&pg->ep[pe & USH_TP_PAGE_MASK], __ATOMIC_ACQUIRE) : NULL;
     return ep ? ep : ush_tp_ep_create(c, pe);
 }
 
 static inline ucp_rkey_h ush_tp_rkey(ush_tp_ctx_t *c, int pe, int seg)
 {
-    ucp_rkey_h rk = __atomic_load_n(&c->rkeys[(size_t)pe * USH_TP_MAX_SEGS + seg],
-                                    __ATOMIC_ACQUIRE);
+    const ush_tp_ctx_page_t *pg = ush_tp_dir_page(&c->peers, pe);
+    ucp_rkey_h rk = pg ? __atomic_load_n(&pg->rkey[pe & USH_TP_PAGE_MASK][seg], __ATOMIC_ACQUIRE)
+                       : NULL;
     return rk ? rk : ush_tp_rkey_unpack(c, pe, seg);
 }
 
@@ -191,12 +221,18 @@ static inline uint64_t ush_tp_raddr(int pe, int seg, size_t off)
     return ush_tp_peer(pe)->seg_base[seg] + off;
 }
 
-/* Publish this PE's blob under key and fence with data collection: every
- * PE's blob can be looked up once it returns. The caller unpacks its own:
- * without a launcher there is nothing else to look up. */
-ush_tp_status_t ush_tp_bootstrap_publish(const char *key, const void *blob, size_t len);
+/* Publish this PE's blob under key and fence: every PE's blob can be
+ * looked up once it returns. *collect: every node's server gets every
+ * blob in the fence; 0: a lookup of a PE on another node asks that
+ * node's server (direct modex), unless the launcher cannot serve that,
+ * when the blobs are collected after all and *collect says so. The caller
+ * unpacks its own: without a launcher there is nothing else to look up. */
+ush_tp_status_t ush_tp_bootstrap_publish(const char *key, const void *blob, size_t len,
+                                         int *collect);
 /* Hand PE pe's blob under key to fn (which returns non-zero on a malformed
- * blob). Thread-safe; a local read after the fence of publish. */
+ * blob). Thread-safe; after the fence of publish a local read for a PE
+ * on this node (or when collected), a request to the PE's own node's
+ * server otherwise. */
 ush_tp_status_t ush_tp_bootstrap_lookup(const char *key, int pe,
                                         int (*fn)(int pe, const void *blob, size_t len,
                                                   void *arg),

@@ -20,7 +20,7 @@ decided() {
         run -n $n "$prog" hello
     expect_status 0
     expect_grep "$out" "^hello from PE $((n - 1)) of $n\$"
-    expect_grep "$out" "^job: $n PEs on 1 node\\(s\\), $n on this node; .*; $3\$"
+    expect_grep "$out" "^job: $n PEs on 1 node\\(s\\), $n on this node; .*; $3; wire-up data "
     expect_clean
     echo "  $n PEs on $1 hardware thread(s), SHMEM_PROGRESS_THREAD=$2: $3"
 }
