@@ -282,9 +282,13 @@ ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob,
      * collected, a node's server holds its own PEs' blobs, and a lookup
      * of a PE on another node asks that node's server for it (direct
      * modex: Slurm's PMIx plugin, Open MPI's mpirun, PRRTE). On one node
-     * the server holds every blob either way. A launcher that cannot
+     * collecting moves nothing between nodes (the server holds every blob
+     * either way), and it may leave the blobs where PMIx's clients read
+     * them without a request to the server: one node collects. A
+     * launcher that cannot
      * serve such lookups says so to the probe, on every PE alike, and the
      * job then collects after all. */
+    if (!collect && ush_tp_job.num_nodes <= 1) collect = 1;
     if (!collect) {
         rc = ush_tp_pmix_fence(0);
         if (rc == PMIX_SUCCESS && ush_tp_job.num_nodes > 1 && !ush_tp_dmodex_serves(key)) {
