@@ -254,6 +254,11 @@ static void ush_init_locked(int requested)
         ush_fatal("shmem_init", "SHMEM_FENCE=%s: expected auto or flush", ush_g.env.fence);
     }
     ush_tp_unordered = !strcmp(ush_g.env.fence, "flush");
+    if (ush_g.env.wireup_collect < -1) {
+        ush_fatal("shmem_init", "SHMEM_WIREUP_COLLECT=%ld: expected a number of PEs, 0 or -1",
+                  (long)ush_g.env.wireup_collect);
+    }
+    ush_tp_wireup_collect_max = ush_g.env.wireup_collect;
 
     /* FUNNELED and SERIALIZED need no locking of ours; MULTIPLE gets a
      * thread-safe UCX worker. */

@@ -45,6 +45,11 @@
       "A thread that serves peers' UCX requests while this PE computes: auto (when "  \
       "the job spans several nodes, or static data is not shared, unless node-local " \
       "PEs outnumber cores), on or off.")                                            \
+    X(wireup_collect, WIREUP_COLLECT, INT, "4096",                                    \
+      "Jobs over several nodes of at most this many PEs hand every PE's wire-up "    \
+      "data to every node at start-up; in larger ones a PE asks a peer's node for "  \
+      "it on first use (direct modex), where the launcher serves that. 0: always "    \
+      "on first use; -1: always at start-up.")                                        \
     X(ctx_workers, CTX_WORKERS, INT, "0",                                             \
       "UCX workers for created contexts: each of the first this many contexts gets "  \
       "its own, later ones share them. 0: the node's hardware threads divided by "    \

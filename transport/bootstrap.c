@@ -233,7 +233,8 @@ static int ush_tp_remote_next(void)
 /* Seconds the probe of direct modex waits for a peer's blob. */
 #define USH_TP_DMODEX_PROBE_S 10
 
-int ush_tp_modex_collected = 1;
+int  ush_tp_modex_collected = 1;
+long ush_tp_wireup_collect_max = 4096;
 
 /* Whether the launcher hands out a peer's blob (key) on demand, from the
  * peer's node: the answer to one PMIx_Get. Every PE asks about its next
@@ -281,7 +282,11 @@ ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob,
      * (100 MB a node for 100 000 PEs of 1 KiB), most never read. Not
      * collected, a node's server holds its own PEs' blobs, and a lookup
      * of a PE on another node asks that node's server for it (direct
-     * modex: Slurm's PMIx plugin, Open MPI's mpirun, PRRTE). On one node
+     * modex: Slurm's PMIx plugin, Open MPI's mpirun, PRRTE). A request
+     * costs more than the blob it fetches (8 nodes x 8 PEs under mpirun,
+     * blobs of 295 bytes: 67-73 KB received a node collected, 82-83 KB on
+     * demand, each PE reading 7 remote blobs), so small jobs collect
+     * (ush_tp_wireup_collect_max). On one node
      * collecting moves nothing between nodes (the server holds every blob
      * either way), and it may leave the blobs where PMIx's clients read
      * them without a request to the server: one node collects. A

@@ -853,7 +853,8 @@ ush_tp_status_t ush_tp_wireup(void)
     }
     /* Our own record from our own blob: a self endpoint needs it. */
     int me = ush_tp_job.rank;
-    ush_tp_modex_collected = 0;
+    ush_tp_modex_collected = ush_tp_wireup_collect_max < 0 ||
+                             ush_tp_job.size <= ush_tp_wireup_collect_max;
     ret = ush_tp_bootstrap_publish(USH_TP_WIREUP_KEY, blob, blob_len, &ush_tp_modex_collected);
     ush_tp_page_t *pg   = ush_tp_page(me);
     ush_tp_peer_t *self = calloc(1, sizeof(*self));

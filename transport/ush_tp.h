@@ -93,6 +93,9 @@ ush_tp_status_t ush_tp_wireup(void);
 /* The wire-up's fence handed every PE's blob to every node (1), or each
  * node's launcher serves its PEs' blobs on demand (0: direct modex). */
 extern int ush_tp_modex_collected;
+/* Jobs of at most this many PEs collect the wire-up's blobs (-1: all;
+ * set before ush_tp_wireup). */
+extern long ush_tp_wireup_collect_max;
 void            ush_tp_finalize(void);
 const char     *ush_tp_strerror(void);   /* reason of the last failure */
 /* Collective, on every PE: hand blob to PE root, where fn(pe, blob, len,

@@ -62,7 +62,8 @@ ush_tp_status_t ush_tp_bootstrap_fence_progress(int (*progress)(void *), void *a
     return USH_TP_OK;
 }
 
-int ush_tp_modex_collected;
+int  ush_tp_modex_collected;
+long ush_tp_wireup_collect_max = 0; /* a million PEs: on demand */
 
 ush_tp_status_t ush_tp_bootstrap_publish(const char *key, const void *blob, size_t len,
                                          int *collect)
