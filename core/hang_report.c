@@ -107,7 +107,14 @@ static const char *ush_hang_describe(const ush_hang_rec_t *r, int plural, char *
                  when);
         break;
     case USH_HANG_GONE:
-        snprintf(buf, len, "ha%s exited", plural ? "ve" : "s");
+        /* Where it was last says whether it left through shmem_finalize
+         * (a finalize that met the others' barrier) or from elsewhere. */
+        if (r->routine[0]) {
+            snprintf(buf, len, "ha%s exited (last in %s, %s)", plural ? "ve" : "s", routine,
+                     when);
+        } else {
+            snprintf(buf, len, "ha%s exited", plural ? "ve" : "s");
+        }
         break;
     default:
         if (r->routine[0]) {

@@ -1021,14 +1021,19 @@ void ush_tp_finalize(void)
      * more. Closing them one by one with a flush, as a destroyed context
      * does, raced with peers tearing down theirs over TCP: a flush found
      * its connection already failed and UCX printed "error during flush:
-     * Endpoint timeout" (on stdout) in jobs that had succeeded. */
+     * Endpoint timeout" (on stdout) in jobs that had succeeded.
+     * Where every PE maps every other (one node), nothing of the job went
+     * through UCX: the caller's barrier is all the agreement there is to
+     * reach, and the fence, every PE's round trip through the launcher,
+     * only costs (2.6-3.4 s of a 4.2 s finalize at 1024 PEs on 2 cores). */
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_t        st  = ush_tp_wait(c, ucp_worker_flush_nbx(c->worker, &prm));
     if (st != UCS_OK) {
         fprintf(stderr, "ushmem: PE %d: shmem_finalize: completing operations: %s\n",
                 ush_tp_job.rank, ucs_status_string(st));
     }
-    if (ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
+    if (!ush_tp_all_mapped &&
+        ush_tp_bootstrap_fence_progress(ush_tp_progress_worker, c->worker) != USH_TP_OK) {
         fprintf(stderr, "ushmem: PE %d: shmem_finalize: %s\n", ush_tp_job.rank,
                 ush_tp_strerror());
     }
