@@ -76,6 +76,7 @@ void ush_mini_skip(const char *fmt, ...);
 #define cr_expect_eq(a, b, ...)      ush_mini_check(false, (a) == (b), #a " == " #b, __VA_ARGS__)
 #define cr_assert_neq(a, b, ...)     ush_mini_check(true, (a) != (b), #a " != " #b, __VA_ARGS__)
 #define cr_assert_gt(a, b, ...)      ush_mini_check(true, (a) > (b), #a " > " #b, __VA_ARGS__)
+#define cr_assert_lt(a, b, ...)      ush_mini_check(true, (a) < (b), #a " < " #b, __VA_ARGS__)
 #define cr_assert_null(p, ...)       ush_mini_check(true, (p) == NULL, #p " == NULL", __VA_ARGS__)
 #define cr_assert_not_null(p, ...)   ush_mini_check(true, (p) != NULL, #p " != NULL", __VA_ARGS__)
 #define cr_expect_not_null(p, ...)   ush_mini_check(false, (p) != NULL, #p " != NULL", __VA_ARGS__)
