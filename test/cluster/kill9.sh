@@ -48,7 +48,9 @@ sed 's/^/  | /' "$out" | head -n 40
 cl_say "exit status $status, $elapsed ms after kill -9 of PE $rank (pid $victim)"
 
 case $launch in
-    srun-netns) grep -Eq "task $rank: Killed" "$out" || cl_die "srun did not name task $rank" ;;
+    # srun joins tasks killed together: "tasks 2-3: Killed" names 3 too
+    srun-netns) grep -Eq "tasks? ([0-9,-]*[-,])?$rank([-,][0-9,-]*)?: Killed" "$out" ||
+        cl_die "srun did not name task $rank" ;;
     *) grep -Eq "process rank $rank with PID $victim on node .* exited on signal 9" "$out" ||
         cl_die "mpirun did not name rank $rank" ;;
 esac
