@@ -285,7 +285,10 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
      * each. One that goes away between the two (a container's veth pair,
      * a bridge being torn down: common on nodes that run containers)
      * fails the worker with "No such device", and the next listing no
-     * longer has it. */
+     * longer has it. An address removed in between fails it with an I/O
+     * error instead (TCP's bind: "Cannot assign requested address"); a
+     * lasting I/O error still fails after the few milliseconds of the
+     * tries. */
     for (int tries = 1;; tries++) {
         if ((ret = ush_tp_context_open(thread_mode, progress_thread)) != USH_TP_OK) return ret;
         /* The progress thread shares the default worker with the
@@ -293,7 +296,8 @@ ush_tp_status_t ush_tp_init(ush_tp_thread_t thread_mode, int progress_thread)
          * the program asked for. */
         mode = progress_thread ? USH_TP_THREAD_MULTI : thread_mode;
         st   = ush_tp_worker_open(&mode, &worker);
-        if (st != UCS_ERR_NO_DEVICE || tries == USH_TP_INIT_TRIES) break;
+        if ((st != UCS_ERR_NO_DEVICE && st != UCS_ERR_IO_ERROR) || tries == USH_TP_INIT_TRIES)
+            break;
         ucp_cleanup(ush_tp.context);
         usleep(1000u * tries);
     }
