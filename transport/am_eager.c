@@ -159,7 +159,7 @@ void ush_tp_eager_fini(ucp_worker_h worker)
 
 void ush_tp_eager_free(void)
 {
-    ush_tp_dir_fini(&ush_eager_pages);
+    ush_tp_dir_fini(&ush_eager_pages, NULL);
 }
 
 int ush_tp_eager_room(int pe)
@@ -208,10 +208,10 @@ ush_tp_eager_msg_t *ush_tp_eager_find(int pe, uint64_t key, const void **data, s
 
 void ush_tp_eager_done(ush_tp_eager_msg_t *m)
 {
-    int               pe    = m->pe;
-    ush_eager_page_t *pg    = ush_eager_page(pe);
-    uint64_t         *told_at = &pg->told[pe & USH_TP_PAGE_MASK];
-    uint64_t taken = __atomic_add_fetch(&pg->taken[pe & USH_TP_PAGE_MASK], 1, __ATOMIC_RELAXED);
+    int               pe      = m->pe, k = pe & USH_TP_PAGE_MASK;
+    ush_eager_page_t *pg      = ush_eager_page(pe);
+    uint64_t         *told_at = &pg->told[k];
+    uint64_t          taken   = __atomic_add_fetch(&pg->taken[k], 1, __ATOMIC_RELAXED);
 
     if (m->held) {
         ucp_am_data_release(ush_tp_ctx_default->worker, m->data);

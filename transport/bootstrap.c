@@ -223,9 +223,8 @@ static pmix_status_t ush_tp_pmix_fence(int collect)
 static int ush_tp_remote_next(void)
 {
     for (int i = 1; i < ush_tp_job.size; i++) {
-        int pe = (ush_tp_job.rank + i) % ush_tp_job.size, local = 0;
-        for (int j = 0; j < ush_tp.nlocal && !local; j++) local = ush_tp.local_pes[j] == pe;
-        if (!local) return pe;
+        int pe = (ush_tp_job.rank + i) % ush_tp_job.size;
+        if (!ush_tp_local(pe)) return pe;
     }
     return -1;
 }
@@ -285,20 +284,12 @@ ush_tp_status_t ush_tp_bootstrap_publish(const char *key_base, const void *blob,
      * modex: Slurm's PMIx plugin, Open MPI's mpirun, PRRTE). A request
      * costs more than the blob it fetches (8 nodes x 8 PEs under mpirun,
      * blobs of 295 bytes: 67-73 KB received a node collected, 82-83 KB on
-     * demand, each PE reading 7 remote blobs), so small jobs collect
-     * (ush_tp_wireup_collect_max). On one node
-     * collecting moves nothing between nodes (the server holds every blob
-     * either way), and it may leave the blobs where PMIx's clients read
-     * them without a request to the server: one node collects. A
-     * launcher that cannot
-     * serve such lookups says so to the probe, on every PE alike, and the
-     * job then collects after all. */
-    if (!collect && ush_tp_job.num_nodes <= 1) collect = 1;
+     * demand, each PE reading 7 remote blobs), so the caller collects in
+     * small jobs. A launcher that cannot serve such lookups says so to the
+     * probe, on every PE alike, and the job then collects after all. */
     if (!collect) {
         rc = ush_tp_pmix_fence(0);
-        if (rc == PMIX_SUCCESS && ush_tp_job.num_nodes > 1 && !ush_tp_dmodex_serves(key)) {
-            collect = 1;
-        }
+        if (rc == PMIX_SUCCESS && !ush_tp_dmodex_serves(key)) collect = 1;
     }
     if (collect && rc == PMIX_SUCCESS) rc = ush_tp_pmix_fence(1);
     if (rc != PMIX_SUCCESS) {

@@ -60,18 +60,11 @@ void *ush_tp_dir_make(ush_tp_dir_t *d, int pe)
     return pg;
 }
 
-void ush_tp_dir_each(const ush_tp_dir_t *d, void (*fn)(void *page, int first_pe, void *arg),
-                     void *arg)
-{
-    for (size_t i = 0; d->page && i < d->npages; i++) {
-        if (d->page[i]) fn(d->page[i], (int)(i << USH_TP_PAGE_SHIFT), arg);
-    }
-}
-
-void ush_tp_dir_fini(ush_tp_dir_t *d)
+void ush_tp_dir_fini(ush_tp_dir_t *d, void (*release)(void *page))
 {
     for (size_t i = 0; d->page && i < d->npages; i++) {
         if (!d->page[i]) continue;
+        if (release) release(d->page[i]);
         free(d->page[i]);
         ush_tp_peer_state_add(-(ssize_t)d->page_bytes);
     }

@@ -499,10 +499,9 @@ static void ush_tp_peer_release(ush_tp_peer_t *peer)
 }
 
 /* A page's records (the look-aheads no access took are gone already). */
-static void ush_tp_page_release(void *page, int first_pe, void *arg)
+static void ush_tp_page_release(void *page)
 {
     ush_tp_page_t *pg = page;
-    (void)first_pe, (void)arg;
     for (int k = 0; k < USH_TP_PAGE_PES; k++) {
         if (!pg->peer[k]) continue;
         ush_tp_peer_release(pg->peer[k]);
@@ -857,7 +856,10 @@ ush_tp_status_t ush_tp_wireup(void)
     }
     /* Our own record from our own blob: a self endpoint needs it. */
     int me = ush_tp_job.rank;
-    ush_tp_modex_collected = ush_tp_wireup_collect_max < 0 ||
+    /* One node collects: that moves nothing between nodes (its server
+     * holds every blob either way), and may leave the blobs where PMIx's
+     * clients read them without asking the server. */
+    ush_tp_modex_collected = ush_tp_job.num_nodes <= 1 || ush_tp_wireup_collect_max < 0 ||
                              ush_tp_job.size <= ush_tp_wireup_collect_max;
     ret = ush_tp_bootstrap_publish(USH_TP_WIREUP_KEY, blob, blob_len, &ush_tp_modex_collected);
     ush_tp_page_t *pg   = ush_tp_page(me);
@@ -967,10 +969,9 @@ static int ush_tp_progress_worker(void *worker)
 
 /* Free c's endpoint and rkey tables (its endpoints are closed or about
  * to go with their worker). */
-static void ush_tp_ctx_page_free(void *page, int first_pe, void *arg)
+static void ush_tp_ctx_page_free(void *page)
 {
     ush_tp_ctx_page_t *pg = page;
-    (void)first_pe, (void)arg;
     for (int k = 0; k < USH_TP_PAGE_PES; k++) {
         for (int s = 0; s < USH_TP_MAX_SEGS; s++) {
             if (pg->rkey[k][s]) ucp_rkey_destroy(pg->rkey[k][s]);
@@ -980,8 +981,7 @@ static void ush_tp_ctx_page_free(void *page, int first_pe, void *arg)
 
 static void ush_tp_ctx_free(ush_tp_ctx_t *c)
 {
-    ush_tp_dir_each(&c->peers, ush_tp_ctx_page_free, NULL);
-    ush_tp_dir_fini(&c->peers);
+    ush_tp_dir_fini(&c->peers, ush_tp_ctx_page_free);
     for (ush_tp_pe_list_t *list = c->ep_list, *older; list; list = older) {
         older = list->older;
         ush_tp_peer_state_add(-(ssize_t)(sizeof(*list) + (size_t)list->cap * sizeof(int)));
@@ -1052,8 +1052,7 @@ void ush_tp_finalize(void)
     }
     /* Our own static data stays on its memfd (the program runs on it, and
      * a later shmem_init shares it again): only peers' mappings go. */
-    ush_tp_dir_each(&ush_tp_pages, ush_tp_page_release, NULL);
-    ush_tp_dir_fini(&ush_tp_pages);
+    ush_tp_dir_fini(&ush_tp_pages, ush_tp_page_release);
     pthread_mutex_destroy(&ush_tp.peer_lock);
     pthread_mutex_destroy(&ush_tp.map_lock);
     ucs_log_pop_handler();

@@ -148,13 +148,12 @@ uint64_t   ush_tp_pidns(void);
 uint64_t   ush_tp_proc_start(int pid);
 
 /* Pages of per-peer state (pages.c). A directory for npes PEs of pages of
- * page_bytes; the page of pe, made (zeroed) on first call; fn on each
- * page made; all freed. ush_tp_page makes pe's page of ush_tp_pages. */
+ * page_bytes; the page of pe, made (zeroed) on first call; every page
+ * freed, after release (when given) has let go of what it points to.
+ * ush_tp_page makes pe's page of ush_tp_pages. */
 ush_tp_status_t ush_tp_dir_init(ush_tp_dir_t *d, int npes, size_t page_bytes);
 void           *ush_tp_dir_make(ush_tp_dir_t *d, int pe);
-void            ush_tp_dir_each(const ush_tp_dir_t *d,
-                                void (*fn)(void *page, int first_pe, void *arg), void *arg);
-void            ush_tp_dir_fini(ush_tp_dir_t *d);
+void            ush_tp_dir_fini(ush_tp_dir_t *d, void (*release)(void *page));
 ush_tp_page_t  *ush_tp_page(int pe);
 /* Account for bytes of peer state allocated (negative: freed). */
 void            ush_tp_peer_state_add(ssize_t bytes);
