@@ -136,7 +136,10 @@ void ush_team_shared_init(void)
 void ush_team_sync(struct ush_team *team)
 {
     ush_coll_set_t set = ush_team_set(team);
-    ush_coll_barrier_seq(&set, team->sync, &team->barrier_seq);
+    /* The predefined teams' flags are never cleared (barrier.c says why
+     * that matters). */
+    ush_coll_barrier_seq(&set, team->sync, &team->barrier_seq,
+                         team == &ush_team_world || team == &ush_team_shared);
     ush_team_done_by_all[team->slot] = team->coll_calls;
 }
 

@@ -12,8 +12,12 @@
 
 #define USH_COLL_MAX_ALGOS 5
 
-/* Sets the central barrier serves when every member maps every other. */
-#define USH_COLL_CENTRAL_AUTO(n) ((n) >= 3 && (n) <= 8)
+/* Sets the central barrier serves when every member maps every other:
+ * small ones, and any of 3 or more where PEs outnumber cores (every wait
+ * then costs a turn on a core: dissemination's log2 n rounds cost n turns
+ * each, central's two phases one each; 64 PEs on 2 cores, 164 us against
+ * 361). */
+#define USH_COLL_CENTRAL_AUTO(n) ((n) >= 3 && ((n) <= 8 || ush_g.crowded))
 
 /* Bytes from which the direct reduction beats recursive doubling. */
 #define USH_COLL_DIRECT_MIN (16u << 10)

@@ -27,12 +27,14 @@ static inline int ush_coll_pe(const ush_coll_set_t *set, int i)
 /* Rounds a dissemination barrier needs at most (2^32 PEs). */
 #define USH_COLL_BARRIER_ROUNDS 32
 
-/* Dissemination barrier over set. flags: symmetric
- * uint64_t[USH_COLL_BARRIER_ROUNDS] owned by this set (never reset: each
- * barrier stores a larger sequence number); seq: this PE's private count of
- * barriers on these flags, the same on every member. Completes no
- * outstanding operations (that is the caller's quiet). */
-void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq);
+/* Barrier over set (barrier.c: dissemination or central). flags:
+ * symmetric uint64_t[USH_COLL_BARRIER_ROUNDS] owned by this set (not
+ * reset between barriers: each stores a larger sequence number); seq:
+ * this PE's private count of barriers on these flags, the same on every
+ * member; kept: nobody clears the flags while the set lives (the world's;
+ * not a team's, cleared at destroy). Completes no outstanding operations
+ * (that is the caller's quiet). */
+void ush_coll_barrier_seq(const ush_coll_set_t *set, uint64_t *flags, uint64_t *seq, int kept);
 
 /* Internal symmetric state of the collectives, allocated at init. */
 void ush_coll_init(void);

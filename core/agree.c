@@ -29,6 +29,10 @@
 /* Bits from here: the segments a PE could not map of its next node-local
  * peer. */
 #define USH_AGREE_UNMAPPED_SHIFT 8
+/* Set by a PE whose node runs more PEs than the cores it may use: the
+ * waits of that node's PEs hand their cores over, and a collective's
+ * algorithm may choose by it (barrier.c). */
+#define USH_AGREE_CROWDED   (UINT64_C(1) << 62)
 /* Set in every word sent: a slot that is not 0 has arrived. */
 #define USH_AGREE_SENT      (UINT64_C(1) << 63)
 #define USH_AGREE_ROUNDS    32
@@ -55,7 +59,8 @@ void ush_agree(void)
     for (int dist = 1; dist < n; dist <<= 1) ush_tp_peer_warm((me + dist) % n);
 
     uint64_t all = USH_AGREE_SENT | USH_AGREE_THREAD(ush_tp_thread_provided) |
-                   ((uint64_t)ush_tp_map_probe() << USH_AGREE_UNMAPPED_SHIFT);
+                   ((uint64_t)ush_tp_map_probe() << USH_AGREE_UNMAPPED_SHIFT) |
+                   (ush_tp_npus > 0 && ush_g.local_size > ush_tp_npus ? USH_AGREE_CROWDED : 0);
 
     for (int r = 0, dist = 1; dist < n; r++, dist <<= 1) {
         /* A CPU atomic where the peer is mapped, else UCX's; the acquire
@@ -70,5 +75,7 @@ void ush_agree(void)
     for (int t = USH_TP_THREAD_SINGLE; t <= USH_TP_THREAD_MULTI; t++) {
         if (all & USH_AGREE_THREAD(t)) max = (ush_tp_thread_t)t;
     }
-    ush_tp_agreed(max, (unsigned)((all & ~USH_AGREE_SENT) >> USH_AGREE_UNMAPPED_SHIFT));
+    ush_g.crowded = (all & USH_AGREE_CROWDED) != 0;
+    ush_tp_agreed(max, (unsigned)((all & ~(USH_AGREE_SENT | USH_AGREE_CROWDED)) >>
+                                  USH_AGREE_UNMAPPED_SHIFT));
 }

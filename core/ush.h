@@ -61,6 +61,7 @@ typedef struct {
     int         local_rank;     /* among PEs on this node */
     int         local_size;
     int         progress_thread; /* a thread serves peers' UCX requests */
+    int         crowded;        /* some node runs more PEs than its PEs' cores (agreed) */
     ush_env_t   env;
     ush_heap_t *heap;
 } ush_state_t;

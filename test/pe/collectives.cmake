@@ -128,7 +128,8 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_ush_coll_src_f
 
 # Barriers: active-set shmem_barrier/shmem_sync, barrier_all, sync_all,
 # team_sync.
-ush_coll_test(coll_barrier  KINDS BARRIER)
+# 12 and 16 PEs: a central barrier's arrivals counted in one word.
+ush_coll_test(coll_barrier  KINDS BARRIER NPES 1 2 3 4 5 8 12 16)
 # 12 and 16 PEs: mailboxes beyond 8 members, and a team's tree where its
 # layout has none for the size.
 ush_coll_test(coll_bcast    KINDS BCAST NPES 1 2 3 4 5 8 12 16)
