@@ -82,10 +82,11 @@ static uint64_t ush_symm_fits(uint64_t avail, uint64_t npe, uint64_t extra)
  * backed lazily: a heap larger than memory would "succeed" here and end
  * later with SIGBUS or the OOM killer when touched. Every PE on the
  * node allocates its own heap segment (SHMEM_SYMMETRIC_SIZE plus the
- * library's part), so the node needs local_size times that. */
+ * library's part, of which USH_SYMM_LIB_COUNTED is counted), so the node
+ * needs local_size times that. */
 void ush_symm_check_limits(void)
 {
-    const size_t   size = ush_symm_seg_size(); /* the user's and the library's */
+    const size_t   size = ush_symm_user_size() + USH_SYMM_LIB_COUNTED;
     const uint64_t npe  = ush_g.local_size > 0 ? (uint64_t)ush_g.local_size : 1;
     const uint64_t need = (uint64_t)size > UINT64_MAX / npe ? UINT64_MAX : size * npe;
     struct sysinfo si;
@@ -97,11 +98,11 @@ void ush_symm_check_limits(void)
         if (need > mem) {
             ush_fatal("shmem_init",
                       "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on this "
-                      "node, plus the library's own %zu, needs %" PRIu64 " bytes, more than "
+                      "node, plus %zu for the library's own objects, needs %" PRIu64 " bytes, more than "
                       "its memory and swap (%" PRIu64 " bytes); lower SHMEM_SYMMETRIC_SIZE to "
                       "at most %" PRIu64 " or run fewer PEs per node",
-                      ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, need, mem,
-                      ush_symm_fits(mem, npe, USH_SYMM_LIB_BYTES));
+                      ush_g.env.symmetric_size, npe, USH_SYMM_LIB_COUNTED, need, mem,
+                      ush_symm_fits(mem, npe, USH_SYMM_LIB_COUNTED));
         }
         /* A batch system's memory request (Slurm's --mem) is a cgroup
          * limit, often far below the node's memory. Shared memory is
@@ -113,13 +114,13 @@ void ush_symm_check_limits(void)
             if (need > limit) {
                 ush_fatal("shmem_init",
                           "SHMEM_SYMMETRIC_SIZE=%zu bytes for each of the %" PRIu64 " PEs on "
-                          "this node, plus the library's own %zu, needs %" PRIu64 " bytes, "
+                          "this node, plus %zu for the library's own objects, needs %" PRIu64 " bytes, "
                           "more than the job's memory cgroup allows (%" PRIu64 " bytes of "
                           "memory and swap, set by %s); lower SHMEM_SYMMETRIC_SIZE to at most "
                           "%" PRIu64 ", run fewer PEs per node or ask the batch system for more memory "
                           "(Slurm: --mem)",
-                          ush_g.env.symmetric_size, npe, USH_SYMM_LIB_BYTES, need, limit,
-                          cg.limit_file, ush_symm_fits(limit, npe, USH_SYMM_LIB_BYTES));
+                          ush_g.env.symmetric_size, npe, USH_SYMM_LIB_COUNTED, need, limit,
+                          cg.limit_file, ush_symm_fits(limit, npe, USH_SYMM_LIB_COUNTED));
             }
         }
     }

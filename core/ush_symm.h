@@ -43,6 +43,16 @@ typedef struct {
  * memfd cost nothing. */
 #define USH_SYMM_LIB_BYTES ((size_t)12 << 20)
 
+/* What ush_symm_check_limits counts of the library's part for each PE:
+ * the pages a job with a few teams and active sets touches. Start-up and
+ * the world's barriers touch about 20 KiB; each team in use up to 93 KiB
+ * of sync words and scratch, each active set's channel 86 KiB. The whole
+ * part is touched only by a PE that uses all 64 teams and 64 channels:
+ * counting it for every PE would refuse jobs that fit (2048 PEs with 1
+ * MiB heaps need 26 GB that way, 4 GB this way). Beyond this, the
+ * library's pages are backed as they are touched, as malloc's are. */
+#define USH_SYMM_LIB_COUNTED ((size_t)1 << 20)
+
 /* The allocator aligns addresses, yet must give the same offsets on every
  * PE: so the user heap's base is aligned to the largest alignment
  * shmem_align accepts, ush_symm_heap_align: a sixteenth of

@@ -67,7 +67,7 @@ if [ -n "${LIMITS_IN_CGROUP:-}" ]; then
     mkdir "$ucx_dir" || fail "cannot create $ucx_dir"
     export UCX_POSIX_DIR=$ucx_dir
     refused 600M 2 "more than the job's memory cgroup allows \(1073741824 bytes of memory and swap, set by $LIMITS_IN_CGROUP/memory\.(limit_in_bytes|max)\)"
-    expect_grep "$err" "at most 524288000, run fewer PEs per node or ask the batch system for more memory \(Slurm: --mem\)"
+    expect_grep "$err" "at most 535822336, run fewer PEs per node or ask the batch system for more memory \(Slurm: --mem\)"
     accepted 200M 2
     SHMEM_SYMMETRIC_SIZE=16M run -n 2 "$prog" hog 1 1536
     expect_status 137
