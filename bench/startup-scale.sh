@@ -11,7 +11,10 @@
 # own oshrun; across nodes both run under Open MPI's mpirun, started on the
 # nodes through the cluster tooling's rsh agent, as bench/xnode.sh does,
 # and under srun --mpi=pmix of a private Slurm with one slurmd in each
-# node (--launcher).
+# node (--launcher). Across nodes the bytes each node received during the
+# job (its interface's count: the launcher's wire-up traffic, PMIx's
+# included, and the program's own) stand for what its PMIx server was
+# sent; --wireup chooses how ushmem reads its peers' wire-up data.
 # Per run and PE count: ushmem, then Open MPI, so a burst of load falls on
 # both. Figures are medians over runs. The script measures; it never
 # decides which side must be faster or what is flat enough.
@@ -38,6 +41,7 @@ HEAP=32M
 HEAP_ABOVE=64
 RUN_TIMEOUT=600
 ONLY=""
+WIREUP=auto          # collect, demand or auto: SHMEM_WIREUP_COLLECT -1, 0 or unset
 OUT=$SCRIPT_DIR/../build/bench-results/scale
 KEEP=0
 OMPI_OSHCC=/usr/bin/oshcc
@@ -91,6 +95,11 @@ shmem_init took inside the PEs; with a CSV and a PNG in --out.
                      both libraries (default $HEAP)
   --heap-above N     (default $HEAP_ABOVE)
   --only ushmem|ompi one library (no ratios)
+  --wireup MODE      how ushmem's PEs get their peers' wire-up data across
+                     nodes: collect (every node's launcher gets every PE's,
+                     SHMEM_WIREUP_COLLECT=-1), demand (read on first use,
+                     SHMEM_WIREUP_COLLECT=0) or auto (the library's
+                     default); default $WIREUP
   --timeout S        seconds before one run is killed and counted as failed
                      (default $RUN_TIMEOUT)
   --out DIR          scale.txt, scale.csv, scale.png, runs.txt (every run's
@@ -145,7 +154,9 @@ scale_stats() {
 
 # summarise RESULTS: one CSV line per (series, nodes, npes, lib), in order of
 # first appearance, medians over runs of every figure. RESULTS lines:
-#   series nodes npes lib wall_ms init_med init_max rss_mean rss_max   (a run)
+#   series nodes npes lib wall_ms init_med init_max rss_mean rss_max rx_kib
+#                                                  (a run; rx_kib: received
+#                                                  per node, - on one node)
 #   series nodes npes lib FAIL                                         (a failed run)
 #   series nodes npes lib SKIP                                         (not run)
 summarise() {
@@ -164,19 +175,21 @@ summarise() {
             runs[key]++
             if ($5 == "FAIL") next
             m = ++n[key]
-            for (c = 5; c <= 9; c++) v[key, m, c] = $c
+            for (c = 5; c <= 10; c++) v[key, m, c] = $c
+            if ($10 != "-") rx[key] = 1
         }
         END {
-            print "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max"
+            print "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max,rx_kib_per_node"
             for (k = 1; k <= nk; k++) {
                 key = order[k]
                 split(key, f, ",")
                 if (skip[key] || !n[key]) {
-                    printf "%s,%d,%s,,,,,,\n", key, n[key], runs[key]; continue
+                    printf "%s,%d,%s,,,,,,,\n", key, n[key], runs[key]; continue
                 }
                 w = med(key, 5)
-                printf "%s,%d,%d,%.1f,%.2f,%.2f,%.2f,%.1f,%.1f\n", key, n[key], runs[key],
-                       w, w / f[3], med(key, 8), med(key, 9), med(key, 6), med(key, 7)
+                printf "%s,%d,%d,%.1f,%.2f,%.2f,%.2f,%.1f,%.1f,%s\n", key, n[key], runs[key],
+                       w, w / f[3], med(key, 8), med(key, 9), med(key, 6), med(key, 7),
+                       rx[key] ? sprintf("%.1f", med(key, 10)) : ""
             }
         }' "$1"
 }
@@ -193,6 +206,7 @@ table() {
             if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
             ok[key, $4]  = $6 == "" ? "skip" : $5 "/" $6
             pp[key, $4]  = $8; wall[key, $4] = $7; rss[key, $4] = $9; init[key, $4] = $11; imax[key, $4] = $12
+            rxk[key, $4] = $13
             # The lowest ms/PE of the series: at a few PEs the fixed job
             # cost (launcher, loading) inflates ms/PE, so the first point
             # is not the one to measure the rise from.
@@ -200,16 +214,17 @@ table() {
         }
         function cell(key, lib,   s) {
             if (pp[key, lib] == "")
-                return sprintf("%5s %8s %8s %7s %8s %8s %6s", ok[key, lib] == "" ? "-" : ok[key, lib], "-", "-", "-", "-", "-", "-")
+                return sprintf("%5s %8s %8s %7s %8s %8s %6s %7s", ok[key, lib] == "" ? "-" : ok[key, lib], "-", "-", "-", "-", "-", "-", "-")
             split(key, f, ",")
-            return sprintf("%5s %8.2f %8.1f %7.1f %8.1f %8.1f %6.2f", ok[key, lib], wall[key, lib] / 1000,
-                           pp[key, lib], rss[key, lib], init[key, lib], imax[key, lib], pp[key, lib] / base[f[1], lib])
+            return sprintf("%5s %8.2f %8.1f %7.1f %8.1f %8.1f %6.2f %7s", ok[key, lib], wall[key, lib] / 1000,
+                           pp[key, lib], rss[key, lib], init[key, lib], imax[key, lib], pp[key, lib] / base[f[1], lib],
+                           rxk[key, lib] == "" ? "-" : rxk[key, lib])
         }
         END {
-            printf "%-7s %5s %5s | %-56s | %-56s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
-            printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %8s %6s | %5s %8s %8s %7s %8s %8s %6s | %6s\n",
-                   "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth",
-                   "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth", "ms/PE"
+            printf "%-7s %5s %5s | %-64s | %-64s | %6s\n", "", "", "", "ushmem", "Open MPI", "ratio"
+            printf "%-7s %5s %5s | %5s %8s %8s %7s %8s %8s %6s %7s | %5s %8s %8s %7s %8s %8s %6s %7s | %6s\n",
+                   "series", "nodes", "PEs", "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth", "rx KiB",
+                   "ok", "wall s", "ms/PE", "MiB/PE", "init ms", "init max", "growth", "rx KiB", "ms/PE"
             for (k = 1; k <= nk; k++) {
                 key = order[k]; split(key, f, ",")
                 r = "n/a"
@@ -240,24 +255,26 @@ self_test() {
     scale_stats 2 "$tmp/range" >/dev/null; xcheck "scale_stats PE out of range" 1 $?
 
     cat >"$tmp/results" <<'EOF'
-node 1 4 ushmem 100 10 12 2.00 2.50
-node 1 4 ompi 400 50 60 20.00 21.00
-node 1 4 ushmem 300 30 32 4.00 4.50
+node 1 4 ushmem 100 10 12 2.00 2.50 -
+node 1 4 ompi 400 50 60 20.00 21.00 -
+node 1 4 ushmem 300 30 32 4.00 4.50 -
 node 1 4 ompi FAIL
-node 1 4 ushmem 200 20 22 3.00 3.50
-node 1 8 ushmem 320 40 42 3.00 3.50
+node 1 4 ushmem 200 20 22 3.00 3.50 -
+node 1 8 ushmem 320 40 42 3.00 3.50 -
 node 1 8 ompi SKIP
-netns 2 16 ushmem 1600 5 6 1.00 1.00
+netns 2 16 ushmem 1600 5 6 1.00 1.00 30.5
+netns 2 16 ushmem 1800 5 6 1.00 1.00 20.5
 EOF
     summarise "$tmp/results" >"$tmp/csv"
     got=$(paste -sd'|' "$tmp/csv")
-    xcheck "summarise" "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max|node,1,4,ushmem,3,3,200.0,50.00,3.00,3.50,20.0,22.0|node,1,4,ompi,1,2,400.0,100.00,20.00,21.00,50.0,60.0|node,1,8,ushmem,1,1,320.0,40.00,3.00,3.50,40.0,42.0|node,1,8,ompi,0,,,,,,,|netns,2,16,ushmem,1,1,1600.0,100.00,1.00,1.00,5.0,6.0" "$got"
+    xcheck "summarise" "series,nodes,npes,lib,runs_ok,runs,wall_ms,per_pe_ms,rss_mib_per_pe,rss_mib_max,init_ms_median,init_ms_max,rx_kib_per_node|node,1,4,ushmem,3,3,200.0,50.00,3.00,3.50,20.0,22.0,|node,1,4,ompi,1,2,400.0,100.00,20.00,21.00,50.0,60.0,|node,1,8,ushmem,1,1,320.0,40.00,3.00,3.50,40.0,42.0,|node,1,8,ompi,0,,,,,,,,|netns,2,16,ushmem,2,2,1700.0,106.25,1.00,1.00,5.0,6.0,25.5" "$got"
     got=$(table "$tmp/csv" | awk 'NR > 2 { print $NF }' | paste -sd'|')
     xcheck "table ratio" "0.50|n/a|n/a" "$got"
     # Over the series' lowest ms/PE (40 at 8 PEs), not its first point.
-    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 10) }' | paste -sd'|')
-    xcheck "table init max" "22.0|42.0" "$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 11) }' | paste -sd'|')"
+    got=$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 12) }' | paste -sd'|')
+    xcheck "table init max" "22.0|42.0" "$(table "$tmp/csv" | awk 'NR == 3 || NR == 4 { print $(NF - 13) }' | paste -sd'|')"
     xcheck "table growth" "1.25|1.00" "$got"
+    xcheck "table rx" "-|25.5" "$(table "$tmp/csv" | awk 'NR == 3 || NR == 5 { print $(NF - 11) }' | paste -sd'|')"
     rm -rf "$tmp"
     self_test_verdict "$fails"
 }
@@ -275,6 +292,7 @@ while [ $# -gt 0 ]; do
         --heap)       HEAP=${2-}; shift ;;
         --heap-above) HEAP_ABOVE=${2-}; shift ;;
         --only)       ONLY=${2-}; shift ;;
+        --wireup)     WIREUP=${2-}; shift ;;
         --timeout)    RUN_TIMEOUT=${2-}; shift ;;
         --out)        OUT=${2-}; shift ;;
         --keep)       KEEP=1 ;;
@@ -292,6 +310,12 @@ is_uint "$OMPI_MAX" || die "--ompi-max must be a whole number (0: no cap), not '
 is_uint "$HEAP_ABOVE" || die "--heap-above must be a whole number, not '$HEAP_ABOVE'"
 for n in $NPS; do at_least "$n" 1 || die "--np takes whole numbers of at least 1, not '$n'"; done
 case $ONLY in ''|ushmem|ompi) ;; *) die "--only takes 'ushmem' or 'ompi', not '$ONLY'" ;; esac
+case $WIREUP in
+    collect) export SHMEM_WIREUP_COLLECT=-1 ;;
+    demand)  export SHMEM_WIREUP_COLLECT=0 ;;
+    auto)    unset SHMEM_WIREUP_COLLECT ;;
+    *)       die "--wireup takes collect, demand or auto, not '$WIREUP'" ;;
+esac
 [ -r "$SCALE_SRC" ] || die "cannot read $SCALE_SRC"
 command -v timeout >/dev/null || die "needs 'timeout' (Debian package coreutils)"
 
@@ -403,19 +427,37 @@ FAILED=0
 RESULTS=$WORKDIR/results
 : >"$RESULTS"
 
+# nodes_rx NODES: the bytes each of the first NODES emulated nodes has
+# received so far, on one line: what its bridge port sent it.
+nodes_rx() {
+    local i
+    for i in $(seq 0 $(($1 - 1))); do
+        cat "/sys/class/net/${CLUSTER_BRIDGE}p$i/statistics/tx_bytes" 2>/dev/null || echo 0
+    done | paste -sd' '
+}
+
+# rx_kib BEFORE AFTER: KiB received per node between two nodes_rx lines.
+rx_kib() {
+    awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+                                     for (i = 1; i <= n; i++) s += y[i] - x[i]
+                                     printf "%.1f\n", n ? s / n / 1024 : 0 }'
+}
+
 # run_point SERIES NODES NP LIB TAG CMD...: one job, timed; a line to
 # RESULTS unless TAG is warmup.
 run_point() {
-    local series=$1 nodes=$2 np=$3 lib=$4 tag=$5 log t0 t1 rc stats
+    local series=$1 nodes=$2 np=$3 lib=$4 tag=$5 log t0 t1 rc stats rx0="" rx="-"
     shift 5
     log=$OUT/raw/$series-$nodes-$np-$lib-$tag.log
+    [ "$series" = node ] || rx0=$(nodes_rx "$nodes")
     t0=$(now_us)
     (cd "$WORKDIR" && exec timeout -k 10 "$RUN_TIMEOUT" "$@") </dev/null >"$log" 2>&1
     rc=$?
     t1=$(now_us)
+    [ -z "$rx0" ] || rx=$(rx_kib "$rx0" "$(nodes_rx "$nodes")")
     if [ "$rc" -eq 0 ] && stats=$(scale_stats "$np" "$log"); then
         [ "$tag" = warmup ] ||
-            echo "$series $nodes $np $lib $(( (t1 - t0) / 1000 )) $stats" >>"$RESULTS"
+            echo "$series $nodes $np $lib $(( (t1 - t0) / 1000 )) $stats $rx" >>"$RESULTS"
         return 0
     fi
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -559,7 +601,11 @@ cp "$RESULTS" "$OUT/runs.txt"
     echo "  MiB/PE:  peak RSS (VmHWM before shmem_finalize), mean over PEs;"
     echo "  init ms: shmem_init inside the PEs, median over PEs; init max: the slowest PE's;"
     echo "  growth:  ms/PE over the series' lowest ms/PE (1.00 at the lowest; flat: all near 1);"
+    echo "  rx KiB:  bytes each emulated node received during the job (mean over nodes):"
+    echo "           the launcher's and PMIx's traffic, and the program's own;"
     echo "  ratio:   ushmem ms/PE / Open MPI ms/PE (below 1: ushmem faster)."
+    echo "  ushmem's wire-up data: $WIREUP ($(case $WIREUP in collect) echo "every node gets every PE's at start-up" ;;
+        demand) echo "read from the peer's node on first use" ;; *) echo "the library's default, SHMEM_WIREUP_COLLECT" ;; esac))."
     echo "  heap: SHMEM_SYMMETRIC_SIZE=SMA_SYMMETRIC_SIZE=$HEAP above $HEAP_ABOVE PEs;" \
          "Open MPI capped at $([ "$OMPI_MAX" -gt 0 ] && echo "$OMPI_MAX PEs" || echo "no PE count")."
     [ -n "$NODES" ] && echo "  netns, srun: $PER_NODE PEs on each emulated node, both libraries under Open MPI's" \
