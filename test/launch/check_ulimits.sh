@@ -20,17 +20,17 @@ expect_status 2
 expect_grep "$err" "^oshrun: -n 14 needs about 66 file descriptors but the limit is 60 \(raise it with 'ulimit -n'\)$"
 echo "  ulimit -n: 4 PEs run at 64, 14 refused at 60 with the figure"
 
-# Address space: every PE maps the heaps of its node's PEs; under
-# ulimit -v the mapping that does not fit names the limit, what the PE
-# uses and about what it needs, not a container or namespace problem.
-(ulimit -v 800000 && run -n 4 "$prog" hello && echo "$status" >"$scratch/st") || fail "ulimit -v"
+# Address space: a PE maps the heap of each node-local PE it reaches;
+# under ulimit -v the mapping that does not fit names the limit, what the
+# PE uses and about what it needs, not a container or namespace problem.
+(ulimit -v 800000 && run -n 4 "$prog" hello-all && echo "$status" >"$scratch/st") || fail "ulimit -v"
 status=$(cat "$scratch/st")
 expect_status 1
 expect_grep "$err" "^ushmem: PE [0-3]: cannot map the symmetric memory of PE [0-3] \(segment 0, [0-9]+ KiB\), which runs on this node: the address-space limit \(ulimit -v\) is 800000 KiB and this PE already uses [0-9]+ KiB. each PE maps the segments of the node's 4 PEs: raise the limit to about [0-9]+ KiB or more \(ulimit -v unlimited\), or lower SHMEM_SYMMETRIC_SIZE$"
 expect_no_grep "$err" "container"
 need=$(sed -n 's/.*raise the limit to about \([0-9]*\) KiB.*/\1/p' "$err" | head -1)
 expect_clean
-(ulimit -v "$need" && run -n 4 "$prog" hello && echo "$status" >"$scratch/st") || fail "ulimit -v $need"
+(ulimit -v "$need" && run -n 4 "$prog" hello-all && echo "$status" >"$scratch/st") || fail "ulimit -v $need"
 status=$(cat "$scratch/st")
 expect_status 0
 echo "  ulimit -v: 800000 KiB stopped with the figure; $need KiB runs"

@@ -2,6 +2,8 @@
  * OpenSHMEM programs for the launcher tests, through libushmem:
  *
  *   shmem_behave hello                    "hello from PE r of n" on every PE
+ *   shmem_behave hello-all                the same, after a put into every
+ *                                         PE's heap and a barrier
  *   shmem_behave global-exit RANK STATUS barrier|spin
  *          PE RANK calls shmem_global_exit(STATUS); the others are blocked
  *          in shmem_barrier_all, or spin in shmem_wait_until on a variable
@@ -216,6 +218,15 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "hello") == 0) {
         printf("hello from PE %d of %d\n", me, npes);
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "hello-all") == 0) {
+        long *cell = shmem_malloc(sizeof(long));
+        for (int pe = 0; pe < npes; pe++) shmem_long_p(cell, me, pe);
+        shmem_barrier_all();
+        printf("hello from PE %d of %d\n", me, npes);
+        shmem_free(cell);
         shmem_finalize();
         return 0;
     }
