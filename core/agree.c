@@ -118,10 +118,11 @@ void ush_agree(void)
 
     if (central) all = ush_agree_central(all, n);
     for (int r = 0, dist = 1; dist < n && !central; r++, dist <<= 1) {
-        /* A CPU atomic where the peer is mapped, else UCX's; the acquire
+        /* An add into a slot that is 0 and has one sender: a CPU atomic
+         * where the peer is mapped, else one active message to its node
+         * (an atomic through UCX waits for the peer's reply). The acquire
          * load that sees the word orders what follows after it. */
-        ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_SET, &ush_agree_slots[r], all, sizeof(all),
-                     (me + dist) % n);
+        ush_put_add_own(NULL, NULL, 0, &ush_agree_slots[r], all, (me + dist) % n);
         USH_WAIT_UNTIL(__atomic_load_n(&ush_agree_slots[r], __ATOMIC_ACQUIRE) != 0);
         all |= __atomic_load_n(&ush_agree_slots[r], __ATOMIC_RELAXED);
     }
