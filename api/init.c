@@ -34,13 +34,6 @@ static int ush_node_pus(void)
     return npus;
 }
 
-/* Whether this node runs more PEs than it has hardware threads (npus
- * from ush_node_pus; 0 when hwloc could not say). */
-static int ush_node_oversubscribed(int npus)
-{
-    return npus > 0 && ush_g.local_size > npus;
-}
-
 /* Waiting loops yield when this node runs more PEs than it has cores, or
  * may: a spinning PE would otherwise hold the core its peer needs. */
 static int ush_decide_yield(int npus)

@@ -76,14 +76,13 @@ static uint64_t ush_agree_central(uint64_t all, int n)
 
     if (ush_g.my_pe != 0) {
         ush_tp_peer_warm(0);
-        uint64_t *or  = ush_ptr(&slot[USH_AGREE_OR], 0);
-        uint64_t *cnt = ush_ptr(&slot[USH_AGREE_COUNT], 0);
-        uint64_t *res = ush_ptr(&slot[USH_AGREE_RESULT], 0);
-        if (or != NULL && cnt != NULL && res != NULL) {
-            __atomic_fetch_or(or, all, __ATOMIC_SEQ_CST);
-            if (__atomic_add_fetch(cnt, 1, __ATOMIC_SEQ_CST) == (uint64_t)n - 1) ush_wake(0);
+        uint64_t *root = ush_ptr(slot, 0); /* PE 0's slots, or NULL */
+        uint64_t *res  = root ? &root[USH_AGREE_RESULT] : &slot[USH_AGREE_RESULT];
+        if (root != NULL) {
+            __atomic_fetch_or(&root[USH_AGREE_OR], all, __ATOMIC_SEQ_CST);
+            if (__atomic_add_fetch(&root[USH_AGREE_COUNT], 1, __ATOMIC_SEQ_CST) == (uint64_t)n - 1)
+                ush_wake(0);
         } else {
-            res = &slot[USH_AGREE_RESULT];
             ush_amo_post(SHMEM_CTX_DEFAULT, USH_AMO_OR, &slot[USH_AGREE_OR], all | USH_AGREE_PUSH,
                          sizeof(all), 0);
             ush_fence(SHMEM_CTX_DEFAULT);
@@ -114,7 +113,7 @@ void ush_agree(void)
 
     uint64_t all = USH_AGREE_SENT | USH_AGREE_THREAD(ush_tp_thread_provided) |
                    ((uint64_t)ush_tp_map_probe() << USH_AGREE_UNMAPPED_SHIFT) |
-                   (ush_tp_npus > 0 && ush_g.local_size > ush_tp_npus ? USH_AGREE_CROWDED : 0);
+                   (ush_node_oversubscribed(ush_tp_npus) ? USH_AGREE_CROWDED : 0);
 
     if (central) all = ush_agree_central(all, n);
     for (int r = 0, dist = 1; dist < n && !central; r++, dist <<= 1) {

@@ -68,6 +68,13 @@ typedef struct {
 
 extern ush_state_t ush_g;
 
+/* Whether this node runs more PEs than it has hardware threads (npus: as
+ * hwloc counts them, 0 when it could not say). */
+static inline int ush_node_oversubscribed(int npus)
+{
+    return npus > 0 && ush_g.local_size > npus;
+}
+
 extern struct ush_ctx ush_ctx_default;
 
 /* A created context (ctx.c), for the routine of that name: on the team at

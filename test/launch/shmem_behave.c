@@ -4,6 +4,8 @@
  *   shmem_behave hello                    "hello from PE r of n" on every PE
  *   shmem_behave hello-all                the same, after a put into every
  *                                         PE's heap and a barrier
+ *   shmem_behave maps0                    "PE r maps PE 0: yes|no" (shmem_ptr
+ *                                         of a heap object on PE 0)
  *   shmem_behave global-exit RANK STATUS barrier|spin
  *          PE RANK calls shmem_global_exit(STATUS); the others are blocked
  *          in shmem_barrier_all, or spin in shmem_wait_until on a variable
@@ -218,6 +220,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "hello") == 0) {
         printf("hello from PE %d of %d\n", me, npes);
+        shmem_finalize();
+        return 0;
+    }
+    if (strcmp(mode, "maps0") == 0) {
+        long *cell = shmem_malloc(sizeof(long));
+        printf("PE %d maps PE 0: %s\n", me, shmem_ptr(cell, 0) ? "yes" : "no");
+        shmem_free(cell);
         shmem_finalize();
         return 0;
     }
